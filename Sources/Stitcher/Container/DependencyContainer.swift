@@ -1,0 +1,108 @@
+/// A set of dependency registrations that can be activated in the ``DependencyGraph``.
+///
+/// The builder closure runs when the container is first activated and again whenever the
+/// container is invalidated, so conditional registrations follow the app's state.
+/// Containers are reference types: the same container can be activated, merged into
+/// others and invalidated through any reference to it.
+///
+/// ```swift
+/// let container = DependencyContainer {
+///     Dependency { LocalStorageService() }
+///
+///     if AppModel.shared.isPrincipalPresent {
+///         Dependency { UserAccountService() }
+///     }
+///
+///     DependencyGroup {
+///         Dependency { AuthenticationService() }
+///     }
+///     .enabled(AppModel.shared.canUseAuthentication)
+/// }
+///
+/// DependencyGraph.activate(container)
+/// ```
+public final class DependencyContainer: Identifiable, Equatable, @unchecked Sendable {
+    private let builder: @Sendable () -> DependencyRegistrar
+    /// The containers merged into this one, kept strongly so their changes propagate.
+    let parts: [DependencyContainer]
+    private let state = Protected(State())
+
+    private struct State {
+        var registrar: DependencyRegistrar?
+        var listeners: [ObjectIdentifier: Listener] = [:]
+        var subscriptions: [any ManagedDependencyScopeReceipt] = []
+    }
+
+    /// Something told about the container's invalidations: held weakly, identified by `owner`.
+    struct Listener {
+        weak var owner: AnyObject?
+        let notify: @Sendable (DependencyContainer) -> Void
+    }
+
+    /// Creates a container from the registrations its builder produces.
+    public init(@DependencyRegistrarBuilder dependencies: @escaping @Sendable () -> DependencyRegistrar) {
+        self.builder = dependencies
+        self.parts = []
+    }
+
+    /// Creates an empty container.
+    public convenience init() {
+        self.init(dependencies: { DependencyRegistrar() })
+    }
+
+    /// A container without registrations.
+    public static var empty: DependencyContainer { DependencyContainer() }
+
+    init(merging parts: [DependencyContainer]) {
+        self.parts = parts
+        self.builder = { DependencyRegistrar(parts.flatMap { $0.registrations() }) }
+        for part in parts {
+            part.addListener(owner: self) { [weak self] _ in self?.invalidate() }
+        }
+    }
+
+    deinit {
+        for subscription in state.current.subscriptions { subscription.cancel() }
+    }
+
+    public static func == (lhs: DependencyContainer, rhs: DependencyContainer) -> Bool {
+        lhs === rhs
+    }
+
+    /// The container's current registrations, running the builder if it has not run since
+    /// the last invalidation.
+    func registrations() -> [RegistrationRecord] {
+        if let registrar = state.withLock({ $0.registrar }) { return registrar.records }
+        // The builder runs outside the lock: it may read other containers or app state.
+        let registrar = builder()
+        return state.withLock { state in
+            if let existing = state.registrar { return existing.records }
+            state.registrar = registrar
+            return registrar.records
+        }
+    }
+
+    /// Drops the cached registrations and tells every listener (the graphs where the
+    /// container is active and the containers it is merged into).
+    func invalidate() {
+        let listeners = state.withLock { state in
+            state.registrar = nil
+            state.listeners = state.listeners.filter { $0.value.owner != nil }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.notify(self) }
+    }
+
+    func addListener(owner: AnyObject, _ notify: @escaping @Sendable (DependencyContainer) -> Void) {
+        state.withLock { $0.listeners[ObjectIdentifier(owner)] = Listener(owner: owner, notify: notify) }
+    }
+
+    func removeListener(owner: AnyObject) {
+        state.withLock { _ = $0.listeners.removeValue(forKey: ObjectIdentifier(owner)) }
+    }
+
+    /// Keeps a subscription alive for as long as the container.
+    func retain(subscription: any ManagedDependencyScopeReceipt) {
+        state.withLock { $0.subscriptions.append(subscription) }
+    }
+}

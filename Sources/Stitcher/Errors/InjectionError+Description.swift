@@ -1,0 +1,91 @@
+import Foundation
+
+extension InjectionError {
+    public var description: String {
+        switch self {
+        case .unknown(let error):
+            return "Dependency instantiation failed with error: \(error)."
+        case .unsupportedOperation:
+            return "Unsupported operation."
+        case let .mismatchedDependencyType(type, expected):
+            return "Mismatched dependency type, expected '\(expected)' instead of '\(type)'."
+        case .missingDependency(let context):
+            return "No dependency could be found for \(context)."
+        case .multipleDependencies(let context):
+            return "Multiple dependencies found for \(context)."
+        case .cyclicDependencyReference(let backtrace):
+            return "Dependency cycle detected, \(backtrace)."
+        case let .invalidDependencyParameters(context, parameterContext, parameters):
+            let given = parameters.isEmpty ? "no parameters" : "(\(parameters.joined(separator: ", ")))"
+            return "Invalid parameters for \(context): \(parameterContext); injected with \(given)."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    public var failureReason: String? {
+        switch self {
+        case .missingDependency(let context):
+            let nearby = InjectionDiagnostics.candidates(for: context)
+            guard !nearby.isEmpty else { return "No active container registers \(context)." }
+            return "Nearest registrations: \(nearby.joined(separator: "; "))."
+        case .multipleDependencies(let context):
+            let found = InjectionDiagnostics.candidates(for: context)
+            guard !found.isEmpty else { return nil }
+            return "Candidates: \(found.joined(separator: "; "))."
+        default:
+            return nil
+        }
+    }
+
+    public var recoverySuggestion: String? {
+        switch self {
+        case .unknown:
+            return "To fix this, look at the underlying error thrown by the factory."
+        case .unsupportedOperation:
+            return nil
+        case let .mismatchedDependencyType(type, expected):
+            return "To fix this, register a dependency whose instances are '\(expected)', "
+                + "or inject it as '\(type)'. A conforms(to:) or inherits(from:) alias must name "
+                + "a type the instance really is."
+        case .missingDependency(let context):
+            var text = "To fix this, register \(context) in a container and activate it"
+            if case .type(let type) = context {
+                text += ", for example `Dependency { \(type)(…) }`"
+            }
+            return text + ", or inject an Optional to accept its absence."
+        case .multipleDependencies:
+            return "To fix this, inject an Array to receive every match, or locate the "
+                + "dependency by name or by value."
+        case .cyclicDependencyReference:
+            return "To fix this, break the cycle: inject one side lazily with @Injected or "
+                + "inject it when first used instead of in the initializer."
+        case let .invalidDependencyParameters(context, _, _):
+            let registered = InjectionDiagnostics.candidates(for: context)
+            let known = registered.isEmpty ? "" : " Registered: \(registered.joined(separator: "; "))."
+            return "To fix this, pass parameters whose static types match the factory of \(context)."
+                + known
+        }
+    }
+}
+
+/// Remembers, for each failed request, the nearby registrations found when it failed.
+///
+/// `InjectionError`'s cases keep the released 1.x shapes, so the candidates a missing
+/// dependency's message lists are kept here, keyed by the request, for its
+/// `failureReason` and `recoverySuggestion`.
+enum InjectionDiagnostics {
+    private static let table = Protected<[InjectionError.DependencyContext: [String]]>([:])
+    private static let capacity = 512
+
+    static func record(_ candidates: [String], for context: InjectionError.DependencyContext) {
+        table.withLock { table in
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+            table[context] = candidates
+        }
+    }
+
+    static func candidates(for context: InjectionError.DependencyContext) -> [String] {
+        table.withLock { $0[context] ?? [] }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// An error thrown when a dependency cannot be injected.
+///
+/// Every case names what was asked for, in the shape `Type[Service]`, `Name[service]` or
+/// `Value[avatar]`, and ``recoverySuggestion`` says how to fix it. Missing dependencies also
+/// list the nearest registrations that do exist.
+///
+/// ```swift
+/// do {
+///     let service: Service = try DependencyGraph.inject()
+/// } catch InjectionError.missingDependency(.type("Service")) {
+///     // register `Service` in an active container
+/// }
+/// ```
+public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
+    /// A factory threw an error that is not an `InjectionError`.
+    case unknown(any Error)
+    /// The operation is not supported.
+    case unsupportedOperation
+    /// A registration was found, but its instance is not of the requested type.
+    ///
+    /// The first value is the instance's type, `expected` the requested one.
+    case mismatchedDependencyType(String, expected: String)
+    /// No registration matches the request.
+    case missingDependency(DependencyContext)
+    /// Several registrations match a request for a single value.
+    case multipleDependencies(DependencyContext)
+    /// Instantiating the dependency requires instantiating itself.
+    case cyclicDependencyReference(DependencyBacktrace)
+    /// A registration exists for the locator, but it takes other parameters.
+    case invalidDependencyParameters(DependencyContext, DependencyParameterContext, parameters: [String])
+
+    /// How a requested dependency is located: by name, by type or by an associated value.
+    public enum DependencyContext: Hashable, @unchecked Sendable, CustomStringConvertible {
+        /// A dependency located by name.
+        case name(String)
+        /// A dependency located by type; the unqualified type name, as in `.type("Alpha")`.
+        case type(String)
+        /// A dependency located by an associated value.
+        case value(AnyHashable)
+
+        public var description: String {
+            switch self {
+            case .name(let name): "Name[\(name)]"
+            case .type(let type): "Type[\(type)]"
+            case .value(let value): "Value[\(value.base)]"
+            }
+        }
+    }
+
+    /// How the parameters passed to an injection differ from those a registration takes.
+    public enum DependencyParameterContext: Hashable, Sendable, CustomStringConvertible {
+        /// `count` parameters were passed; the registration takes `expected`.
+        case mismatchedCount(Int, expected: Int)
+        /// The parameter at `position` (zero-based) has the wrong type.
+        case mismatchedType(String, expected: String, position: Int)
+
+        public var description: String {
+            switch self {
+            case let .mismatchedCount(count, expected):
+                "\(count) parameter\(count == 1 ? "" : "s") given, \(expected) expected"
+            case let .mismatchedType(type, expected, position):
+                "parameter \(position + 1) is '\(type)', expected '\(expected)'"
+            }
+        }
+    }
+
+    /// The chain of instantiations that led back to a dependency already being instantiated.
+    public struct DependencyBacktrace: Hashable, Sendable, CustomStringConvertible {
+        /// The dependencies in instantiation order; the last one repeats an earlier one.
+        public let entries: [DependencyContext]
+
+        /// The number of entries, the repeated one included.
+        public var depth: Int { entries.count }
+
+        public init(entries: [DependencyContext]) { self.entries = entries }
+
+        public var description: String {
+            entries.map(\.description).joined(separator: " -> ")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+extension DependencyGraph {
+    /// Injects the dependency registered for `type`, instantiating it with `parameters`.
+    ///
+    /// Besides registered types, `Optional` gives nil when nothing is registered, and `Array`
+    /// or `Set` give every match (empty when none). Parameters are matched by their static
+    /// types.
+    ///
+    /// ```swift
+    /// let repository = try DependencyGraph.inject(byType: UserRepository.self, parameters: context)
+    /// let trackers: [EventTracking] = try DependencyGraph.inject()
+    /// ```
+    public static func inject<D, each P: Hashable>(
+        byType type: D.Type = D.self,
+        parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered for `type`, with parameters given without a label.
+    ///
+    /// ```swift
+    /// let userRepository: UserRepository = try DependencyGraph.inject(byType: UserRepository.self, context)
+    /// ```
+    public static func inject<D, First: Hashable, each P: Hashable>(
+        byType type: D.Type = D.self,
+        _ first: First, _ parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
+    }
+
+    /// Injects the dependency registered under `name`.
+    ///
+    /// ```swift
+    /// let accountService: AccountService = try DependencyGraph.inject(byName: "account-service")
+    /// ```
+    public static func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
+        try GraphContext.current.resolve(.name(name), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered under `name`, with unlabelled parameters.
+    public static func inject<D, First: Hashable, each P: Hashable>(
+        byName name: String, _ first: First, _ parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.name(name), InjectionArguments(first, repeat each parameters))
+    }
+
+    /// Injects the dependency registered under the raw value of a string-backed name.
+    public static func inject<D, Name: RawRepresentable, each P: Hashable>(
+        byName name: Name, parameters: repeat each P
+    ) throws -> D where Name.RawValue == String {
+        try GraphContext.current.resolve(.name(name.rawValue), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered under the raw value of a string-backed name, with
+    /// unlabelled parameters.
+    public static func inject<D, Name: RawRepresentable, First: Hashable, each P: Hashable>(
+        byName name: Name, _ first: First, _ parameters: repeat each P
+    ) throws -> D where Name.RawValue == String {
+        try GraphContext.current.resolve(.name(name.rawValue), InjectionArguments(first, repeat each parameters))
+    }
+
+    /// Injects the dependency registered under the description of `name`.
+    public static func inject<D, Name: CustomStringConvertible, each P: Hashable>(
+        byName name: Name, parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.name(name.description), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered under the description of `name`, with unlabelled
+    /// parameters.
+    public static func inject<D, Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
+        byName name: Name, _ first: First, _ parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.name(name.description), InjectionArguments(first, repeat each parameters))
+    }
+
+    /// Injects the dependency associated with a `Hashable` value.
+    ///
+    /// ```swift
+    /// let uploads: ImageUploadService = try DependencyGraph.inject(byValue: UploadServices.images)
+    /// ```
+    public static func inject<D, Value: Hashable, each P: Hashable>(
+        byValue value: Value, parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency associated with a `Hashable` value, with unlabelled parameters.
+    public static func inject<D, Value: Hashable, First: Hashable, each P: Hashable>(
+        byValue value: Value, _ first: First, _ parameters: repeat each P
+    ) throws -> D {
+        try GraphContext.current.resolve(.value(AnyHashable(value)), InjectionArguments(first, repeat each parameters))
+    }
+}

@@ -1,0 +1,46 @@
+import Atomics
+
+/// Chooses the graph that `DependencyGraph`'s static API works on: the process-wide one,
+/// or the isolated graph bound to the current task.
+///
+/// Reading a task-local value costs a runtime call, so it is skipped entirely while no
+/// isolated graph exists anywhere in the process: production code pays one relaxed load.
+enum GraphContext {
+    static let shared = GraphEngine()
+
+    @TaskLocal static var isolated: GraphEngine?
+
+    /// How many isolated graphs are in use right now.
+    static let isolatedGraphCount = ManagedAtomic<Int>(0)
+
+    @inline(__always)
+    static var current: GraphEngine {
+        if isolatedGraphCount.load(ordering: .relaxed) == 0 { return shared }
+        return isolated ?? shared
+    }
+
+    /// Runs `body` with a new, empty graph bound to the current task and its child tasks;
+    /// deactivates everything the body activated in it afterwards.
+    static func withIsolatedGraph<R>(_ body: () throws -> R) rethrows -> R {
+        let graph = GraphEngine()
+        isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
+        defer {
+            graph.deactivateAll()
+            isolatedGraphCount.wrappingDecrement(ordering: .relaxed)
+        }
+        return try $isolated.withValue(graph) { try body() }
+    }
+
+    static func withIsolatedGraph<R>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async rethrows -> R {
+        let graph = GraphEngine()
+        isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
+        defer {
+            graph.deactivateAll()
+            isolatedGraphCount.wrappingDecrement(ordering: .relaxed)
+        }
+        return try await $isolated.withValue(graph) { try await body() }
+    }
+}

@@ -1,0 +1,235 @@
+import Atomics
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// One dependency graph: the active containers, their stored instances and the published
+/// index snapshot.
+///
+/// `DependencyGraph`'s static API forwards to the process-wide graph, or to the isolated
+/// graph of the current task (see ``DependencyGraph/withIsolatedGraph(_:)-4m1x2``).
+/// All mutation happens under `lock`, which is never held while user code runs.
+final class GraphEngine: @unchecked Sendable {
+    private let lock = Lock()
+    private var active: [ActiveContainer] = []
+    private var current = IndexSnapshot.empty
+    private let publishedGeneration = ManagedAtomic<Int>(0)
+    let changes = PassthroughSubject<Void, Never>()
+    let changeStream = GraphChangeBroadcast()
+
+    /// Generations are unique across every graph, so a thread's snapshot cache can tell
+    /// graphs apart by generation alone.
+    private static let generations = ManagedAtomic<Int>(0)
+
+    init() {}
+
+    // MARK: Snapshot
+
+    /// The current index snapshot, read without taking a lock when the calling thread
+    /// already cached it.
+    @inline(__always)
+    func snapshot() -> IndexSnapshot {
+        let cache = SnapshotCache.current
+        let generation = publishedGeneration.load(ordering: .acquiring)
+        if cache.generation == generation, let snapshot = cache.snapshot {
+            return snapshot
+        }
+        let snapshot = lock.withLock { current }
+        cache.generation = snapshot.generation
+        cache.snapshot = snapshot
+        return snapshot
+    }
+
+    /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
+    private func publishLocked() {
+        let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
+        var winners: [RegistrationIdentity: (container: Int, record: Int)] = [:]
+        let total = active.reduce(0) { $0 + $1.records.count }
+        winners.reserveCapacity(total)
+        for (containerIndex, container) in active.enumerated() {
+            for (recordIndex, record) in container.records.enumerated() {
+                winners[record.identity] = (containerIndex, recordIndex)
+            }
+        }
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(winners.count)
+        for (containerIndex, container) in active.enumerated() {
+            for (recordIndex, record) in container.records.enumerated() {
+                guard let winner = winners[record.identity],
+                      winner.container == containerIndex, winner.record == recordIndex,
+                      let slot = container.slots[record.identity]
+                else { continue }
+                entries.append(IndexEntry(record: record, slot: slot, order: entries.count))
+            }
+        }
+        current = IndexSnapshot(
+            generation: generation,
+            entries: entries,
+            indexed: StitcherConfiguration.isIndexingEnabled,
+            capacity: max(StitcherConfiguration.approximateDependencyCount, entries.count)
+        )
+        publishedGeneration.store(generation, ordering: .releasing)
+    }
+
+    private func notifyChange() {
+        if StitcherConfiguration.autoCleanupEnabled { releaseUnusedStorage() }
+        changes.send(())
+        changeStream.yield()
+    }
+
+    // MARK: Activation
+
+    /// Activates `container` (or moves it to the top if already active) and returns the
+    /// entries to instantiate eagerly.
+    func activate(_ container: DependencyContainer) {
+        let records = container.registrations()
+        let eager: [IndexEntry] = lock.withLock {
+            let existing = active.firstIndex { $0.container === container }
+            let record = existing.map { active.remove(at: $0) } ?? ActiveContainer(container)
+            record.load(records, graph: self)
+            active.append(record)
+            publishLocked()
+            return eagerEntries(of: record)
+        }
+        container.addListener(owner: self) { [weak self] container in
+            self?.reload(container)
+        }
+        instantiateEagerly(eager)
+        notifyChange()
+    }
+
+    /// Deactivates `container`, releasing every instance it stored.
+    func deactivate(_ container: DependencyContainer) {
+        let removed: ActiveContainer? = lock.withLock {
+            guard let index = active.firstIndex(where: { $0.container === container }) else { return nil }
+            let removed = active.remove(at: index)
+            publishLocked()
+            return removed
+        }
+        guard let removed else { return }
+        container.removeListener(owner: self)
+        removed.unload()
+        notifyChange()
+    }
+
+    /// Deactivates every active container.
+    func deactivateAll() {
+        let removed: [ActiveContainer] = lock.withLock {
+            let removed = active
+            active.removeAll()
+            publishLocked()
+            return removed
+        }
+        for container in removed {
+            container.container.removeListener(owner: self)
+            container.unload()
+        }
+        if !removed.isEmpty { notifyChange() }
+    }
+
+    /// Re-runs an invalidated container's builder and swaps in its new registrations.
+    func reload(_ container: DependencyContainer) {
+        let records = container.registrations()
+        let eager: [IndexEntry]? = lock.withLock {
+            guard let record = active.first(where: { $0.container === container }) else { return nil }
+            record.load(records, graph: self)
+            publishLocked()
+            return eagerEntries(of: record)
+        }
+        guard let eager else { return }
+        instantiateEagerly(eager)
+        notifyChange()
+    }
+
+    /// Gives a managed registration a fresh slot, so its next injection builds a new instance.
+    func resetManagedScope(of identity: RegistrationIdentity, in record: ActiveContainer) {
+        let changed: Bool = lock.withLock {
+            guard active.contains(where: { $0 === record }), record.resetSlot(for: identity) else { return false }
+            publishLocked()
+            return true
+        }
+        if changed { notifyChange() }
+    }
+
+    /// Whether `container` is active in this graph.
+    func isActive(_ container: DependencyContainer) -> Bool {
+        lock.withLock { active.contains { $0.container === container } }
+    }
+
+    /// Drops weakly held instances that were released.
+    func releaseUnusedStorage() {
+        for entry in lock.withLock({ current.entries }) { entry.slot.pruneReleasedInstances() }
+    }
+
+    private func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
+        current.entries.filter { entry in
+            entry.record.eagerness == .eager && entry.record.parameterTypes.isEmpty
+                && record.slots[entry.record.identity] === entry.slot
+        }
+    }
+
+    private func instantiateEagerly(_ entries: [IndexEntry]) {
+        for entry in entries {
+            do {
+                _ = try instance(of: entry, arguments: .none)
+            } catch {
+                // The next injection of the dependency tries again and throws this error.
+                #if DEBUG
+                debugPrint("Stitcher: eager instantiation of \(entry.record.locator) failed: \(error)")
+                #endif
+            }
+        }
+    }
+}
+
+/// An active container: its registrations as last built, and a slot for each.
+final class ActiveContainer: @unchecked Sendable {
+    let container: DependencyContainer
+    private(set) var records: [RegistrationRecord] = []
+    private(set) var slots: [RegistrationIdentity: InstanceSlot] = [:]
+    private var receipts: [RegistrationIdentity: any ManagedDependencyScopeReceipt] = [:]
+
+    init(_ container: DependencyContainer) { self.container = container }
+
+    /// Takes new registrations, keeping the slots (and stored instances) of identities that
+    /// are still registered and releasing the others. Caller holds the graph's lock.
+    func load(_ records: [RegistrationRecord], graph: GraphEngine) {
+        self.records = records
+        var slots: [RegistrationIdentity: InstanceSlot] = [:]
+        var receipts: [RegistrationIdentity: any ManagedDependencyScopeReceipt] = [:]
+        for record in records {
+            slots[record.identity] = self.slots[record.identity] ?? slots[record.identity] ?? InstanceSlot()
+            if case .managed(let provider) = record.scope, receipts[record.identity] == nil {
+                if let receipt = self.receipts.removeValue(forKey: record.identity) {
+                    receipts[record.identity] = receipt
+                } else {
+                    let identity = record.identity
+                    receipts[identity] = provider.onScopeInvalidated { [weak graph, weak self] in
+                        guard let graph, let self else { return }
+                        graph.resetManagedScope(of: identity, in: self)
+                    }
+                }
+            }
+        }
+        for receipt in self.receipts.values { receipt.cancel() }
+        self.slots = slots
+        self.receipts = receipts
+    }
+
+    /// Replaces the slot of a managed registration; false when it is no longer registered.
+    func resetSlot(for identity: RegistrationIdentity) -> Bool {
+        guard slots[identity] != nil else { return false }
+        slots[identity] = InstanceSlot()
+        return true
+    }
+
+    /// Cancels scope observations and drops every slot.
+    func unload() {
+        for receipt in receipts.values { receipt.cancel() }
+        receipts.removeAll()
+        slots.removeAll()
+        records.removeAll()
+    }
+}

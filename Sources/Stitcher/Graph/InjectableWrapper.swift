@@ -1,0 +1,47 @@
+/// A requested type that stands for other registrations: `Optional` (the wrapped type, or
+/// nil), `Array` and `Set` (every match).
+///
+/// Only consulted when nothing is registered under the requested type itself, so plain
+/// lookups pay nothing for it.
+protocol InjectableWrapper {
+    static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self
+    /// Whether the value is nil or an empty collection (what `loadIfNeeded()` reloads).
+    var isEmptyInjection: Bool { get }
+}
+
+extension LookupKey {
+    /// The same lookup for another type: type keys are replaced, names and values kept.
+    func forElement<E>(_ type: E.Type) -> LookupKey {
+        if case .type = self { return .type(TypeKey(type)) }
+        return self
+    }
+}
+
+extension Optional: InjectableWrapper {
+    static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self {
+        try graph.resolveIfPresent(key.forElement(Wrapped.self), arguments, as: Wrapped.self)
+    }
+
+    var isEmptyInjection: Bool {
+        switch self {
+        case .none: true
+        case .some(let wrapped): (wrapped as? any InjectableWrapper)?.isEmptyInjection ?? false
+        }
+    }
+}
+
+extension Array: InjectableWrapper {
+    static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self {
+        try graph.resolveAll(key.forElement(Element.self), arguments, as: Element.self)
+    }
+
+    var isEmptyInjection: Bool { isEmpty }
+}
+
+extension Set: InjectableWrapper {
+    static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self {
+        Set(try graph.resolveAll(key.forElement(Element.self), arguments, as: Element.self))
+    }
+
+    var isEmptyInjection: Bool { isEmpty }
+}

@@ -1,0 +1,136 @@
+/// A property whose value is injected from the dependency graph the first time it is read.
+///
+/// The value is resolved once, on first read, and then kept; ``reload()``,
+/// ``loadIfNeeded()`` and ``autoreload()`` refresh it. If it cannot be injected, the first
+/// read stops the program with a precondition failure naming the property's file, line
+/// and the error; use `DependencyGraph.inject` to handle errors instead. `Optional`, `Array`
+/// and `Set` properties give nil or an empty collection when nothing is registered.
+///
+/// ```swift
+/// final class ProfileViewModel {
+///     @Injected var authentication: AuthenticationService
+///     @Injected(name: Services.repository, ManagedObjectContexts.main) var repository: Repository
+///     @Injected(value: UploadLocation.avatar) var avatarUploads: UploadServiceProtocol
+///     @Injected var trackers: [EventTracking]
+/// }
+/// ```
+@propertyWrapper
+public struct Injected<Value>: @unchecked Sendable {
+    let storage: InjectedStorage<Value>
+
+    public var wrappedValue: Value { storage.wrappedValue }
+
+    /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.
+    public var projectedValue: Injected<Value> { self }
+
+    init(key: LookupKey, arguments: InjectionArguments, file: StaticString, line: UInt) {
+        storage = InjectedStorage(file: file, line: line) {
+            try GraphContext.current.resolve(key, arguments)
+        }
+    }
+
+    /// Injects the property by its type.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.init(key: .type(TypeKey(Value.self)), arguments: .none, file: file, line: line)
+    }
+
+    /// Injects the property by its type, instantiating it with the given parameters.
+    ///
+    /// ```swift
+    /// @Injected(ImageUploadLocation.profileAvatar) var avatarUploadService: ImageUploadService
+    /// ```
+    public init<First: Hashable, each P: Hashable>(
+        _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by name.
+    public init<each P: Hashable>(
+        name: String, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .name(name), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by name, with its parameters labelled.
+    public init<First: Hashable, each P: Hashable>(
+        name: String, parameters first: First, _ parameters: repeat each P,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .name(name), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by the raw value of a string-backed name.
+    public init<Name: RawRepresentable, each P: Hashable>(
+        name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) where Name.RawValue == String {
+        self.init(key: .name(name.rawValue), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by the raw value of a string-backed name, with its parameters labelled.
+    public init<Name: RawRepresentable, First: Hashable, each P: Hashable>(
+        name: Name, parameters first: First, _ parameters: repeat each P,
+        file: StaticString = #fileID, line: UInt = #line
+    ) where Name.RawValue == String {
+        self.init(key: .name(name.rawValue), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by the description of a name.
+    public init<Name: CustomStringConvertible, each P: Hashable>(
+        name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .name(name.description), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by the description of a name, with its parameters labelled.
+    public init<Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
+        name: Name, parameters first: First, _ parameters: repeat each P,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .name(name.description), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by an associated value.
+    public init<V: Hashable, each P: Hashable>(
+        value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by an associated value, with its parameters labelled.
+    public init<V: Hashable, First: Hashable, each P: Hashable>(
+        value: V, parameters first: First, _ parameters: repeat each P,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by its type, spelled out.
+    public init<each P: Hashable>(
+        type: Value.Type, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by its type, spelled out, with its parameters labelled.
+    public init<First: Hashable, each P: Hashable>(
+        type: Value.Type, parameters first: First, _ parameters: repeat each P,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+    }
+
+    /// Resolves the value if none is kept yet, or if the kept one is nil or an empty collection.
+    public func loadIfNeeded() throws { try storage.loadIfNeeded() }
+
+    /// Resolves the value again and keeps the new one.
+    ///
+    /// ```swift
+    /// try _repository.reload()
+    /// ```
+    public func reload() throws { try storage.reload() }
+
+    /// Reloads the value after every change of the dependency graph, for as long as the
+    /// property exists; the subscription holds the property weakly.
+    public func autoreload() { storage.autoreload() }
+}

@@ -1,0 +1,73 @@
+extension Dependency {
+    /// Locates the dependency by name instead of by type.
+    ///
+    /// ```swift
+    /// Dependency { Service() }.named("service")
+    /// ```
+    public func named(_ name: String) -> Dependency {
+        with(locator: .name(name))
+    }
+
+    /// Locates the dependency by the raw value of a string-backed name, such as an enum case.
+    public func named<Name: RawRepresentable>(_ name: Name) -> Dependency where Name.RawValue == String {
+        with(locator: .name(name))
+    }
+
+    /// Locates the dependency by the description of a value.
+    public func named(_ name: some CustomStringConvertible) -> Dependency {
+        with(locator: .name(name))
+    }
+
+    /// Locates the dependency by an associated `Hashable` value instead of by type.
+    ///
+    /// ```swift
+    /// Dependency { AvatarUploadService() }.associated(with: UploadLocation.avatar)
+    /// ```
+    public func associated(with value: some Hashable) -> Dependency {
+        with(locator: .value(value))
+    }
+
+    /// Makes the dependency injectable as a protocol it conforms to, as well as its own type.
+    ///
+    /// Chain it to add several protocols. An unrelated protocol is reported when the
+    /// dependency is injected as it, with ``InjectionError/mismatchedDependencyType(_:expected:)``.
+    ///
+    /// ```swift
+    /// Dependency { AccountRepository() }
+    ///     .conforms(to: PrincipalAware.self)
+    /// ```
+    public func conforms<Protocol>(to type: Protocol.Type) -> Dependency {
+        with(locator: locator.adding(alias: TypeKey(type)))
+    }
+
+    /// Makes the dependency injectable as a superclass, as well as its own type.
+    ///
+    /// ```swift
+    /// Dependency { Service() }.inherits(from: ServiceSuperclass.self)
+    /// ```
+    public func inherits<Superclass>(from type: Superclass.Type) -> Dependency {
+        with(locator: locator.adding(alias: TypeKey(type)))
+    }
+
+    /// Sets how long instances are kept.
+    ///
+    /// ```swift
+    /// Dependency { Repository() }.scope(.singleton)
+    /// ```
+    public func scope(_ scope: DependencyScope) -> Dependency {
+        Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
+    }
+
+    /// Sets whether the dependency is instantiated when its container is activated.
+    ///
+    /// ```swift
+    /// Dependency { EventTracker() }.eagerness(.eager)
+    /// ```
+    public func eagerness(_ eagerness: DependencyEagerness) -> Dependency {
+        Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
+    }
+
+    private func with(locator: DependencyLocator) -> Dependency {
+        Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
+    }
+}

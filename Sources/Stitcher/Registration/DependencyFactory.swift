@@ -1,0 +1,72 @@
+/// Namespace for the factories that instantiate dependencies.
+public enum DependencyFactory {
+    /// A factory of any arity that instantiates `T` from the parameters given at injection.
+    ///
+    /// The parameter types are recorded, so an injection with other parameter types fails
+    /// with ``InjectionError/invalidDependencyParameters(_:_:parameters:)`` instead of
+    /// calling the factory.
+    ///
+    /// ```swift
+    /// var dependencyProvider: DependencyFactory.Provider<Repository> {
+    ///     DependencyFactory.Provider { cache in
+    ///         Repository(cachedBy: cache)
+    ///     }
+    /// }
+    /// ```
+    public struct Provider<T>: @unchecked Sendable {
+        let parameterTypes: [TypeKey]
+        let make: (InjectionArguments) throws -> T
+        let argumentKey: (InjectionArguments) -> ArgumentKey
+
+        /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
+        public init<each Parameter: Hashable>(
+            _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
+        ) {
+            var types: [TypeKey] = []
+            repeat types.append(TypeKey((each Parameter).self))
+            parameterTypes = types
+            make = { arguments in
+                let values = arguments.values as! (repeat each Parameter)
+                return try factory(repeat each values)
+            }
+            argumentKey = { arguments in
+                guard !types.isEmpty else { return .empty }
+                let values = arguments.values as! (repeat each Parameter)
+                var keys: [AnyHashable] = []
+                repeat keys.append(AnyHashable(each values))
+                return ArgumentKey(values: keys)
+            }
+        }
+    }
+}
+
+/// The parameters passed at an injection site, with their static types.
+struct InjectionArguments: @unchecked Sendable {
+    let types: [TypeKey]
+    /// The parameters as the tuple `(repeat each P)`; `()` when there are none.
+    let values: Any
+
+    static let none = InjectionArguments(types: [], values: ())
+
+    private init(types: [TypeKey], values: Any) {
+        self.types = types
+        self.values = values
+    }
+
+    @inline(__always)
+    init<each P: Hashable>(_ parameters: repeat each P) {
+        var types: [TypeKey] = []
+        repeat types.append(TypeKey((each P).self))
+        self.types = types
+        self.values = types.isEmpty ? () : (repeat each parameters)
+    }
+
+    var typeNames: [String] { types.map(\.description) }
+}
+
+/// The parameter values of an injection, used to keep one stored instance per distinct
+/// set of parameters.
+struct ArgumentKey: Hashable, @unchecked Sendable {
+    let values: [AnyHashable]
+    static let empty = ArgumentKey(values: [])
+}

@@ -1,0 +1,68 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A non-recursive mutual-exclusion lock with a condition variable.
+///
+/// Every lock in Stitcher guards a small critical section that never calls user code, so a
+/// plain pthread mutex is enough; the condition is used by instance slots whose creation is
+/// already under way on another thread.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    @inline(__always)
+    func lock() { pthread_mutex_lock(mutex) }
+
+    @inline(__always)
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    @inline(__always)
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for `broadcast()`; the caller must hold the lock and re-check its predicate.
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Wakes every thread in `wait()`; the caller must hold the lock.
+    func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// A value guarded by a `Lock`.
+final class Protected<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&value) }
+    }
+
+    var current: Value { lock.withLock { value } }
+}

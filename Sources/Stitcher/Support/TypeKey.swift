@@ -1,0 +1,28 @@
+/// A type used as a dictionary key: hashed and compared by identity, printed by its
+/// unqualified name.
+struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
+    let id: ObjectIdentifier
+    let type: Any.Type
+
+    @inline(__always)
+    init<T>(_ type: T.Type) {
+        self.id = ObjectIdentifier(type)
+        self.type = type
+    }
+
+    init(dynamic type: Any.Type) {
+        self.id = ObjectIdentifier(type)
+        self.type = type
+    }
+
+    var description: String { String(describing: type) }
+
+    static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Whether values of `T` are reference types, so that they can be shared.
+@inline(__always)
+func isReferenceType<T>(_ type: T.Type) -> Bool {
+    type is AnyClass || type is AnyObject.Type
+}
