@@ -81,3 +81,26 @@ public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 }
+
+extension InjectionError: Equatable {
+    /// Errors are equal when their cases and values are; underlying errors of `.unknown`
+    /// are compared by their full description.
+    public static func == (lhs: InjectionError, rhs: InjectionError) -> Bool {
+        switch (lhs, rhs) {
+        case let (.unknown(a), .unknown(b)):
+            String(reflecting: a) == String(reflecting: b)
+        case (.unsupportedOperation, .unsupportedOperation):
+            true
+        case let (.mismatchedDependencyType(a, expected: x), .mismatchedDependencyType(b, expected: y)):
+            a == b && x == y
+        case let (.missingDependency(a), .missingDependency(b)), let (.multipleDependencies(a), .multipleDependencies(b)):
+            a == b
+        case let (.cyclicDependencyReference(a), .cyclicDependencyReference(b)):
+            a == b
+        case let (.invalidDependencyParameters(a, x, parameters: p), .invalidDependencyParameters(b, y, parameters: q)):
+            a == b && x == y && p == q
+        default:
+            false
+        }
+    }
+}

@@ -4,7 +4,7 @@ extension GraphEngine {
     func resolve<D>(_ key: LookupKey, _ arguments: InjectionArguments, as type: D.Type = D.self) throws -> D {
         let candidates = snapshot().candidates(for: key)
         if candidates.count == 1, candidates[0].record.parameterTypes == arguments.types {
-            return try value(of: candidates[0], arguments)
+            return try value(of: candidates[0], arguments, key: key)
         }
         return try resolveSlowly(key, arguments, candidates)
     }
@@ -13,7 +13,7 @@ extension GraphEngine {
         let matching = candidates.filter { $0.record.parameterTypes == arguments.types }
         switch matching.count {
         case 1:
-            return try value(of: matching[0], arguments)
+            return try value(of: matching[0], arguments, key: key)
         case 0 where !candidates.isEmpty:
             throw parameterMismatch(key, arguments, candidates)
         case 0:
@@ -50,13 +50,19 @@ extension GraphEngine {
     // MARK: Instances
 
     /// The instance of `entry` as a `D`, built if its scope has none stored.
+    ///
+    /// When `key` is a name or value and `D` is a collection, a registration whose instances
+    /// are not collections stands for one element: the request is answered with every match.
     @inline(__always)
-    func value<D>(of entry: IndexEntry, _ arguments: InjectionArguments) throws -> D {
+    func value<D>(of entry: IndexEntry, _ arguments: InjectionArguments, key: LookupKey? = nil) throws -> D {
         let box = try entry.slot.publishedInstance ?? instance(of: entry, arguments: arguments)
-        if entry.record.producedType.id == ObjectIdentifier(D.self) {
+        if box.holdsProducedType, entry.record.producedType.id == ObjectIdentifier(D.self) {
             return unsafeDowncast(box, to: TypedBox<D>.self).value
         }
         if let value = box.anyValue as? D { return value }
+        if let key, !key.isType, let wrapper = D.self as? any InjectableWrapper.Type {
+            return try wrapper.resolveWrapped(in: self, key: key, arguments: arguments) as! D
+        }
         throw InjectionError.mismatchedDependencyType(box.valueType.description, expected: String(describing: D.self))
     }
 

@@ -11,6 +11,11 @@ protocol InjectableWrapper {
 
 extension LookupKey {
     /// The same lookup for another type: type keys are replaced, names and values kept.
+    var isType: Bool {
+        if case .type = self { return true }
+        return false
+    }
+
     func forElement<E>(_ type: E.Type) -> LookupKey {
         if case .type = self { return .type(TypeKey(type)) }
         return self

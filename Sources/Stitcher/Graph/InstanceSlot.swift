@@ -116,7 +116,10 @@ final class WeakObject: @unchecked Sendable {
 /// A shared instance found alive through its weak reference.
 final class ObjectBox: InstanceBox, @unchecked Sendable {
     let value: AnyObject
-    init(_ value: AnyObject) { self.value = value }
+    init(_ value: AnyObject) {
+        self.value = value
+        super.init(holdsProducedType: false)
+    }
     override var anyValue: Any { value }
     override var valueType: TypeKey { TypeKey(dynamic: Swift.type(of: value)) }
     override var object: AnyObject? { value }

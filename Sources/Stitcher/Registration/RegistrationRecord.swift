@@ -66,6 +66,12 @@ enum LookupKey: Hashable, @unchecked Sendable {
 /// A stored or newly made instance, kept behind a class reference so that instance slots
 /// can publish it atomically.
 class InstanceBox: @unchecked Sendable {
+    /// True for `TypedBox<T>` of the registration's produced type `T`, which lookups of
+    /// exactly `T` read without a dynamic cast.
+    let holdsProducedType: Bool
+
+    init(holdsProducedType: Bool) { self.holdsProducedType = holdsProducedType }
+
     var anyValue: Any { fatalError("abstract") }
     var valueType: TypeKey { fatalError("abstract") }
     /// The instance as an object when it is of a class type (so it can be held weakly).
@@ -75,7 +81,10 @@ class InstanceBox: @unchecked Sendable {
 final class TypedBox<T>: InstanceBox, @unchecked Sendable {
     let value: T
 
-    init(_ value: T) { self.value = value }
+    init(_ value: T) {
+        self.value = value
+        super.init(holdsProducedType: true)
+    }
 
     override var anyValue: Any { value }
     override var valueType: TypeKey { TypeKey(dynamic: Swift.type(of: value as Any)) }
