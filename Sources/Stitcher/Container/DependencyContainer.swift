@@ -22,7 +22,9 @@
 /// DependencyGraph.activate(container)
 /// ```
 public final class DependencyContainer: Identifiable, Equatable, @unchecked Sendable {
-    private let builder: @Sendable () -> DependencyRegistrar
+    /// Not `@Sendable`: builders read app state (models, publishers) that is rarely
+    /// `Sendable`. The builder runs on the thread that activates or invalidates the container.
+    private let builder: () -> DependencyRegistrar
     /// The containers merged into this one, kept strongly so their changes propagate.
     let parts: [DependencyContainer]
     private let state = Protected(State())
@@ -40,7 +42,7 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
     }
 
     /// Creates a container from the registrations its builder produces.
-    public init(@DependencyRegistrarBuilder dependencies: @escaping @Sendable () -> DependencyRegistrar) {
+    public init(@DependencyRegistrarBuilder dependencies: @escaping () -> DependencyRegistrar) {
         self.builder = dependencies
         self.parts = []
     }

@@ -42,8 +42,27 @@ final class GraphEngine: @unchecked Sendable {
         return snapshot
     }
 
+    /// Runs a mutation of the graph's state under `lock`.
+    ///
+    /// Whatever the mutation replaces (snapshots, slots, records) goes into `garbage` and is
+    /// released after the lock is dropped, so that deinitializers of user instances never
+    /// run under it. The calling thread's snapshot cache is refreshed at once, so the old
+    /// snapshot is not kept alive by the thread that changed the graph.
+    private func mutate<R>(_ body: (inout [Any]) -> R) -> R {
+        var garbage: [Any] = []
+        let result = lock.withLock { body(&garbage) }
+        let cache = SnapshotCache.current
+        let snapshot = lock.withLock { current }
+        let previous = cache.snapshot
+        cache.generation = snapshot.generation
+        cache.snapshot = snapshot
+        withExtendedLifetime(previous) {}
+        garbage.removeAll()
+        return result
+    }
+
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
-    private func publishLocked() {
+    private func publishLocked(_ garbage: inout [Any]) {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         var winners: [RegistrationIdentity: (container: Int, record: Int)] = [:]
         let total = active.reduce(0) { $0 + $1.records.count }
@@ -64,6 +83,7 @@ final class GraphEngine: @unchecked Sendable {
                 entries.append(IndexEntry(record: record, slot: slot, order: entries.count))
             }
         }
+        garbage.append(current)
         current = IndexSnapshot(
             generation: generation,
             entries: entries,
@@ -81,16 +101,16 @@ final class GraphEngine: @unchecked Sendable {
 
     // MARK: Activation
 
-    /// Activates `container` (or moves it to the top if already active) and returns the
-    /// entries to instantiate eagerly.
+    /// Activates `container`, or makes it the most recently activated one if it is active,
+    /// then instantiates its eager dependencies.
     func activate(_ container: DependencyContainer) {
         let records = container.registrations()
-        let eager: [IndexEntry] = lock.withLock {
+        let eager: [IndexEntry] = mutate { garbage in
             let existing = active.firstIndex { $0.container === container }
             let record = existing.map { active.remove(at: $0) } ?? ActiveContainer(container)
-            record.load(records, graph: self)
+            garbage.append(record.load(records, graph: self))
             active.append(record)
-            publishLocked()
+            publishLocked(&garbage)
             return eagerEntries(of: record)
         }
         container.addListener(owner: self) { [weak self] container in
@@ -102,10 +122,10 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Deactivates `container`, releasing every instance it stored.
     func deactivate(_ container: DependencyContainer) {
-        let removed: ActiveContainer? = lock.withLock {
+        let removed: ActiveContainer? = mutate { garbage in
             guard let index = active.firstIndex(where: { $0.container === container }) else { return nil }
             let removed = active.remove(at: index)
-            publishLocked()
+            publishLocked(&garbage)
             return removed
         }
         guard let removed else { return }
@@ -116,10 +136,10 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Deactivates every active container.
     func deactivateAll() {
-        let removed: [ActiveContainer] = lock.withLock {
+        let removed: [ActiveContainer] = mutate { garbage in
             let removed = active
             active.removeAll()
-            publishLocked()
+            publishLocked(&garbage)
             return removed
         }
         for container in removed {
@@ -132,10 +152,10 @@ final class GraphEngine: @unchecked Sendable {
     /// Re-runs an invalidated container's builder and swaps in its new registrations.
     func reload(_ container: DependencyContainer) {
         let records = container.registrations()
-        let eager: [IndexEntry]? = lock.withLock {
+        let eager: [IndexEntry]? = mutate { garbage in
             guard let record = active.first(where: { $0.container === container }) else { return nil }
-            record.load(records, graph: self)
-            publishLocked()
+            garbage.append(record.load(records, graph: self))
+            publishLocked(&garbage)
             return eagerEntries(of: record)
         }
         guard let eager else { return }
@@ -145,9 +165,12 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Gives a managed registration a fresh slot, so its next injection builds a new instance.
     func resetManagedScope(of identity: RegistrationIdentity, in record: ActiveContainer) {
-        let changed: Bool = lock.withLock {
-            guard active.contains(where: { $0 === record }), record.resetSlot(for: identity) else { return false }
-            publishLocked()
+        let changed: Bool = mutate { garbage in
+            guard active.contains(where: { $0 === record }),
+                  let old = record.resetSlot(for: identity)
+            else { return false }
+            garbage.append(old)
+            publishLocked(&garbage)
             return true
         }
         if changed { notifyChange() }
@@ -194,8 +217,10 @@ final class ActiveContainer: @unchecked Sendable {
     init(_ container: DependencyContainer) { self.container = container }
 
     /// Takes new registrations, keeping the slots (and stored instances) of identities that
-    /// are still registered and releasing the others. Caller holds the graph's lock.
-    func load(_ records: [RegistrationRecord], graph: GraphEngine) {
+    /// are still registered; returns what it replaced, for the caller to release after
+    /// unlocking. Caller holds the graph's lock.
+    func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
+        let replaced: Any = (self.records, self.slots)
         self.records = records
         var slots: [RegistrationIdentity: InstanceSlot] = [:]
         var receipts: [RegistrationIdentity: any ManagedDependencyScopeReceipt] = [:]
@@ -216,13 +241,15 @@ final class ActiveContainer: @unchecked Sendable {
         for receipt in self.receipts.values { receipt.cancel() }
         self.slots = slots
         self.receipts = receipts
+        return replaced
     }
 
-    /// Replaces the slot of a managed registration; false when it is no longer registered.
-    func resetSlot(for identity: RegistrationIdentity) -> Bool {
-        guard slots[identity] != nil else { return false }
+    /// Replaces the slot of a managed registration and returns the old one; nil when the
+    /// registration is no longer there.
+    func resetSlot(for identity: RegistrationIdentity) -> InstanceSlot? {
+        guard let old = slots[identity] else { return nil }
         slots[identity] = InstanceSlot()
-        return true
+        return old
     }
 
     /// Cancels scope observations and drops every slot.
