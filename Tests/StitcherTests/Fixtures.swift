@@ -34,18 +34,39 @@ final class Flag: @unchecked Sendable {
     }
 }
 
-/// Runs `body` on `count` threads at once and waits for all of them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+/// Runs `body` on `count` new threads at once, in the caller's dependency graph, and waits
+/// for all of them; false if they did not all finish within `timeout` seconds.
+@discardableResult
+func onThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let context = DependencyGraph.currentContext
     let group = DispatchGroup()
     let start = DispatchSemaphore(value: 0)
     for index in 0..<count {
         group.enter()
         Thread.detachNewThread {
             start.wait()
-            body(index)
+            context.run { body(index) }
             group.leave()
         }
     }
     for _ in 0..<count { start.signal() }
-    group.wait()
+    return group.wait(timeout: .now() + timeout) == .success
+}
+
+/// Lets threads wait until `parties` arrivals happened; later arrivals pass straight through.
+final class Barrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var arrivals = 0
+    private let parties: Int
+
+    init(parties: Int) { self.parties = parties }
+
+    func arriveAndWait(timeout: Double = 10) {
+        condition.lock()
+        defer { condition.unlock() }
+        arrivals += 1
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while arrivals < parties, condition.wait(until: deadline) {}
+    }
 }

@@ -161,7 +161,6 @@ struct RegistrationTests {
         let counter = Counter()
         let container = DependencyContainer {
             _ = counter.increment()
-            print("building", terminator: "")
             Dependency { RegService() }
         }
         DependencyGraph.activate(container)

@@ -44,3 +44,34 @@ enum GraphContext {
         return try await $isolated.withValue(graph) { try await body() }
     }
 }
+
+extension DependencyGraph {
+    /// The graph a task or thread works on, captured so that other threads can use it.
+    ///
+    /// Task-local values do not follow work onto threads you start yourself (`Thread`,
+    /// `DispatchQueue.async`, `Task.detached`). Capture the context where the graph is the
+    /// one you want, and run the work inside it.
+    ///
+    /// ```swift
+    /// let context = DependencyGraph.currentContext
+    /// DispatchQueue.global().async {
+    ///     context.run {
+    ///         let service: Service? = try? DependencyGraph.inject()
+    ///     }
+    /// }
+    /// ```
+    public struct Context: Sendable {
+        let graph: GraphEngine
+
+        /// Runs `body` with this context's graph as the current graph.
+        public func run<R>(_ body: () throws -> R) rethrows -> R {
+            if graph === GraphContext.shared { return try body() }
+            GraphContext.isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
+            defer { GraphContext.isolatedGraphCount.wrappingDecrement(ordering: .relaxed) }
+            return try GraphContext.$isolated.withValue(graph) { try body() }
+        }
+    }
+
+    /// The graph the calling task or thread works on.
+    public static var currentContext: Context { Context(graph: GraphContext.current) }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import Stitcher
+import StitcherTesting
+
+private final class Root: Sendable { init(_ leaf: Leaf) {} }
+private final class Leaf: Sendable { init(_ root: Root) {} }
+private final class SelfReferencing: Sendable { init(_ other: SelfReferencing?) {} }
+private final class Chain: Sendable { let depth: Int; init(depth: Int) { self.depth = depth } }
+private final class AsyncRoot: Sendable { init() {} }
+private final class ThreadRoot: Sendable { init() {} }
+private final class ThreadLeaf: Sendable { init() {} }
+private final class Tree: Sendable { let children: [Tree]; init(_ children: [Tree]) { self.children = children } }
+
+/// Blocks the calling thread until an async operation finishes.
+private func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
+    let semaphore = DispatchSemaphore(value: 0)
+    let result = Protected<T?>(nil)
+    Task {
+        result.set(await operation())
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return result.get()!
+}
+
+private final class Protected<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func set(_ value: T) { lock.lock(); self.value = value; lock.unlock() }
+    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+@Suite(.isolatedDependencyGraph)
+struct CycleDetectionTests {
+    @Test(arguments: [DependencyScope.instance, .shared, .singleton])
+    func twoNodeCycleIsReportedWithItsPath(scope: DependencyScope) throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Root(try DependencyGraph.inject()) }.scope(scope)
+            Dependency { Leaf(try DependencyGraph.inject()) }.scope(scope)
+        })
+        let expected = InjectionError.cyclicDependencyReference(.init(entries: [.type("Root"), .type("Leaf"), .type("Root")]))
+        #expect(throws: expected) { let _: Root = try DependencyGraph.inject() }
+        do {
+            let _: Root = try DependencyGraph.inject()
+        } catch let error as InjectionError {
+            #expect(error.description == "Dependency cycle detected, Type[Root] -> Type[Leaf] -> Type[Root].")
+            if case .cyclicDependencyReference(let backtrace) = error { #expect(backtrace.depth == 3) }
+        }
+    }
+
+    @Test func selfReferenceIsACycleOfOne() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { SelfReferencing(try DependencyGraph.inject(byName: "self")) }.named("self")
+        })
+        #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.name("self"), .name("self")]))) {
+            let _: SelfReferencing = try DependencyGraph.inject(byName: "self")
+        }
+    }
+
+    @Test func deepCycleListsEveryStep() throws {
+        let depth = 200
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { (level: Int) in
+                Chain(depth: (try DependencyGraph.inject(byType: Chain.self, (level + 1) % depth) as Chain).depth + 1)
+            }
+        })
+        do {
+            let _: Chain = try DependencyGraph.inject(parameters: 0)
+            Issue.record("expected a cycle")
+        } catch InjectionError.cyclicDependencyReference(let backtrace) {
+            #expect(backtrace.depth == depth + 1)
+        }
+    }
+
+    @Test func recursionWithOtherParametersIsNotACycle() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { (depth: Int) in
+                Tree(depth == 0 ? [] : [try DependencyGraph.inject(byType: Tree.self, depth - 1)])
+            }
+        })
+        var tree: Tree = try DependencyGraph.inject(parameters: 50)
+        var levels = 0
+        while let child = tree.children.first { tree = child; levels += 1 }
+        #expect(levels == 50)
+    }
+
+    @Test func cycleThroughAChildTaskIsDetected() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () throws -> AsyncRoot in
+                // The factory waits for a task that resolves the same dependency.
+                let result: Result<AsyncRoot, any Error> = blockingWait {
+                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) }
+                }
+                return try result.get()
+            }
+            .scope(.singleton)
+        })
+        #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("AsyncRoot"), .type("AsyncRoot")]))) {
+            let _: AsyncRoot = try DependencyGraph.inject()
+        }
+    }
+
+    @Test func singletonCycleSplitAcrossThreadsFailsInsteadOfDeadlocking() throws {
+        // Each factory waits until the other thread has started building its own singleton,
+        // then asks for it: a lock-order cycle no single thread's path shows.
+        let started = Barrier(parties: 2)
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () throws -> ThreadRoot in
+                started.arriveAndWait()
+                _ = try DependencyGraph.inject(byType: ThreadLeaf.self)
+                return ThreadRoot()
+            }.scope(.singleton)
+            Dependency { () throws -> ThreadLeaf in
+                started.arriveAndWait()
+                _ = try DependencyGraph.inject(byType: ThreadRoot.self)
+                return ThreadLeaf()
+            }.scope(.singleton)
+        })
+        let errors = Counter()
+        let finished = onThreads(2, timeout: 30) { index in
+            do {
+                if index == 0 { _ = try DependencyGraph.inject(byType: ThreadRoot.self) }
+                else { _ = try DependencyGraph.inject(byType: ThreadLeaf.self) }
+            } catch InjectionError.cyclicDependencyReference {
+                errors.increment()
+            } catch {}
+        }
+        #expect(finished, "no deadlock")
+        #expect(errors.value >= 1)
+    }
+
+    @Test func detectionCanBeTurnedOff() {
+        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .always)
+        #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.never != .always)
+    }
+}
+
