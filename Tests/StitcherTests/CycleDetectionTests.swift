@@ -17,19 +17,12 @@ private func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async
     let semaphore = DispatchSemaphore(value: 0)
     let result = Protected<T?>(nil)
     Task {
-        result.set(await operation())
+        let value = await operation()
+        result.withLock { $0 = value }
         semaphore.signal()
     }
     semaphore.wait()
-    return result.get()!
-}
-
-private final class Protected<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: T
-    init(_ value: T) { self.value = value }
-    func set(_ value: T) { lock.lock(); self.value = value; lock.unlock() }
-    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
+    return result.withLock { $0 }!
 }
 
 @Suite(.isolatedDependencyGraph)
