@@ -1,1 +1,115 @@
+import Foundation
 import Stitcher
+
+// A small order service wired with Stitcher: a clock, a logger, a cache and a repository
+// shared by per-request handlers that take the request's id as a parameter.
+
+protocol Clock: Sendable { func now() -> Date }
+struct SystemClock: Clock { func now() -> Date { Date() } }
+
+final class Logger: PostInstantiationAware, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var lines: [String] = []
+    func log(_ line: String) {
+        lock.lock(); lines.append(line); lock.unlock()
+        print("  log: \(line)")
+    }
+    func didInstantiate() { log("logger ready") }
+}
+
+enum CacheRegion: Hashable { case orders, customers }
+
+final class Cache: @unchecked Sendable {
+    let region: CacheRegion
+    private let lock = NSLock()
+    private var storage: [String: String] = [:]
+    init(region: CacheRegion) { self.region = region }
+    subscript(key: String) -> String? {
+        get { lock.lock(); defer { lock.unlock() }; return storage[key] }
+        set { lock.lock(); storage[key] = newValue; lock.unlock() }
+    }
+}
+
+protocol OrderRepository: Sendable { func order(id: Int) -> String }
+
+final class InMemoryOrderRepository: OrderRepository {
+    let cache: Cache
+    init(cache: Cache) { self.cache = cache }
+    func order(id: Int) -> String {
+        if let cached = cache["\(id)"] { return cached + " (cached)" }
+        let order = "order #\(id): 2 × coffee"
+        cache["\(id)"] = order
+        return order
+    }
+}
+
+struct OrderRequestHandler {
+    let requestID: Int
+    let repository: OrderRepository
+    let clock: Clock
+    let logger: Logger
+
+    func handle() -> String {
+        logger.log("request \(requestID) at \(clock.now().timeIntervalSince1970 > 0 ? "now" : "epoch")")
+        return repository.order(id: requestID)
+    }
+}
+
+final class AuditTrail: @unchecked Sendable {
+    init() { print("  audit trail started eagerly") }
+}
+
+let featureFlags = (audit: true, experimentalPricing: false)
+
+let container = DependencyContainer {
+    Dependency { SystemClock() }.conforms(to: Clock.self)
+    Dependency { Logger() }.scope(.singleton)
+    Dependency { Cache(region: .orders) }.associated(with: CacheRegion.orders).scope(.singleton)
+    Dependency { Cache(region: .customers) }.associated(with: CacheRegion.customers).scope(.singleton)
+    Dependency(conformingTo: OrderRepository.self) {
+        InMemoryOrderRepository(cache: try DependencyGraph.inject(byValue: CacheRegion.orders))
+    }
+    .named("orders")
+    .scope(.singleton)
+    Dependency { (requestID: Int) in
+        OrderRequestHandler(
+            requestID: requestID,
+            repository: try DependencyGraph.inject(byName: "orders"),
+            clock: try DependencyGraph.inject(),
+            logger: try DependencyGraph.inject()
+        )
+    }
+    DependencyGroup {
+        Dependency { AuditTrail() }.scope(.singleton).eagerness(.eager)
+    }
+    .enabled(featureFlags.audit)
+}
+
+print("Activating the order service container")
+DependencyGraph.activate(container)
+
+for requestID in [7, 8, 7] {
+    let handler: OrderRequestHandler = try DependencyGraph.inject(byType: OrderRequestHandler.self, requestID)
+    print("request \(requestID): \(handler.handle())")
+}
+
+let logger: Logger = try DependencyGraph.inject()
+let sameLogger: Logger = try DependencyGraph.inject()
+print("logger is a singleton: \(logger === sameLogger), \(logger.lines.count) lines logged")
+
+let customerCache: Cache = try DependencyGraph.inject(byValue: CacheRegion.customers)
+print("customer cache region: \(customerCache.region)")
+
+let clocks: [Clock] = try DependencyGraph.inject()
+print("clocks registered: \(clocks.count)")
+
+print("Asking for a handler without its request id:")
+do {
+    let _: OrderRequestHandler = try DependencyGraph.inject()
+} catch let error as InjectionError {
+    print("  error: \(error)")
+    print("  \(error.recoverySuggestion ?? "")")
+}
+
+DependencyGraph.deactivate(container)
+print("Deactivated; repository still injectable: \((try? DependencyGraph.inject(byName: "orders") as OrderRepository) != nil)")

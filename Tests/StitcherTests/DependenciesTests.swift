@@ -16,7 +16,7 @@ struct DependenciesTests {
     @Test func activatesOnInitAndDeactivatesWithItsOwner() throws {
         var app: App? = App()
         #expect(try DependencyGraph.inject(byType: Managed.self).label == "first")
-        weak var container = app?.container
+        weak let container = app?.container
         app = nil
         let missing: Managed? = try DependencyGraph.inject()
         #expect(missing == nil)

@@ -100,7 +100,7 @@ struct InjectedTests {
         #expect(consumer!.plugins.map(\.name) == ["a", "c", "b"], "reloaded; the later PluginB replaced the first")
         DependencyGraph.deactivateAll()
         #expect(consumer!.plugins.isEmpty, "reloaded after deactivation")
-        weak var weakConsumer = consumer
+        weak let weakConsumer = consumer
         consumer = nil
         #expect(weakConsumer == nil, "the subscription does not retain the owner")
         activate()  // must not touch the released property

@@ -43,8 +43,8 @@ struct IsolationTests {
         }
     }
 
-    @Test func capturedContextCarriesTheGraphToOtherThreads() throws {
-        try DependencyGraph.withIsolatedGraph {
+    @Test func capturedContextCarriesTheGraphToOtherThreads() {
+        DependencyGraph.withIsolatedGraph {
             DependencyGraph.activate(DependencyContainer { Dependency { Probe(9) } })
             let owners = Counter()
             onThreads(2) { _ in

@@ -72,7 +72,9 @@ struct RegistrationTests {
         let bases: [RegBase] = try DependencyGraph.inject()
         #expect(protocols.count == 1 && protocols[0] is RegOther)
         #expect(bases.count == 2 && bases[0] is RegDerived && bases[1] is RegOther)
-        #expect(try DependencyGraph.inject(byType: RegDerived.self) is RegDerived)
+        #expect(throws: InjectionError.multipleDependencies(.type("RegBase"))) {
+            try DependencyGraph.inject(byType: RegBase.self)
+        }
         let named: RegProtocol = try DependencyGraph.inject(byName: "proto")
         #expect(named is RegDerived)
     }
@@ -196,6 +198,7 @@ struct RegistrationTests {
         #expect(try DependencyGraph.inject(byType: RegService.self, 9).id == 9)
     }
 
+    @available(*, deprecated, message: "Exercises the deprecated 1.x label on purpose.")
     @Test func misspeltReleasedLabelStillWorks() throws {
         DependencyGraph.activate(RegistrationTests.misspeltRegistration())
         #expect(try DependencyGraph.inject(byType: RegService.self).id == 8)

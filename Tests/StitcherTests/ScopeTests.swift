@@ -71,7 +71,7 @@ struct ScopeTests {
         var held: Scoped? = try DependencyGraph.inject()
         let again: Scoped = try DependencyGraph.inject()
         #expect(held === again)
-        weak var weakHeld = held
+        weak let weakHeld = held
         let firstSerial = again.serial
         held = nil
         _ = consume again
