@@ -69,6 +69,12 @@ private func composeFeatureContainers() -> [DependencyContainer] {
 }
 nonisolated(unsafe) private let principalChangedPublisher = PassthroughSubject<Void, Never>()
 
+private final class ObservableModel: ObservableObject, @unchecked Sendable {
+    static let shared = ObservableModel()
+    @Published var isLoggedIn = false
+}
+nonisolated(unsafe) private let authenticationStateChangedPublisher = PassthroughSubject<Void, Never>()
+
 // MARK: Quick start
 
 private final class QuickStartApp {
@@ -122,6 +128,29 @@ private func conditionalContainer() -> DependencyContainer {
         }
         .enabled(AppModel.shared.canUseAuthentication)
     }
+}
+
+private func invalidationSamples() -> [DependencyContainer] {
+    [
+        // Invalidate the dependency container when the shared instance of AppModel changes:
+        DependencyContainer {
+            if ObservableModel.shared.isLoggedIn {
+                Dependency {
+                    LogoutService()
+                }
+            }
+        }
+        .invalidated(tracking: ObservableModel.shared),
+        // Invalidate the dependency container when the authenticationStateChangedPublisher receives an event:
+        DependencyContainer {
+            if ObservableModel.shared.isLoggedIn {
+                Dependency {
+                    LogoutService()
+                }
+            }
+        }
+        .invalidated(tracking: authenticationStateChangedPublisher),
+    ]
 }
 
 private final class ManagedEmpty {
@@ -418,6 +447,18 @@ struct SeedSamplesTests {
         let authentication: AuthenticationService? = try DependencyGraph.inject()
         #expect(accounts != nil)
         #expect(authentication == nil)
+    }
+
+    @Test func invalidationSamplesFollowTheModel() throws {
+        let containers = invalidationSamples()
+        DependencyGraph.activate(containers[0])
+        #expect((try DependencyGraph.inject() as LogoutService?) == nil)
+        ObservableModel.shared.isLoggedIn = true
+        defer { ObservableModel.shared.isLoggedIn = false }
+        #expect((try DependencyGraph.inject() as LogoutService?) != nil)
+        DependencyGraph.deactivate(containers[0])
+        DependencyGraph.activate(containers[1])
+        #expect((try DependencyGraph.inject() as LogoutService?) != nil)
     }
 
     @Test func activationSamples() {

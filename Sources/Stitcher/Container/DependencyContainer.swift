@@ -1,3 +1,5 @@
+import Observation
+
 /// A set of dependency registrations that can be activated in the ``DependencyGraph``.
 ///
 /// The builder closure runs when the container is first activated and again whenever the
@@ -73,10 +75,15 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
 
     /// The container's current registrations, running the builder if it has not run since
     /// the last invalidation.
+    ///
+    /// The builder runs inside Observation tracking, so a change of any `@Observable`
+    /// property it read invalidates the container.
     func registrations() -> [RegistrationRecord] {
         if let registrar = state.withLock({ $0.registrar }) { return registrar.records }
         // The builder runs outside the lock: it may read other containers or app state.
-        let registrar = builder()
+        let registrar = withObservationTracking(builder) { [weak self] in
+            self?.invalidate()
+        }
         return state.withLock { state in
             if let existing = state.registrar { return existing.records }
             state.registrar = registrar
@@ -85,8 +92,13 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
     }
 
     /// Drops the cached registrations and tells every listener (the graphs where the
-    /// container is active and the containers it is merged into).
-    func invalidate() {
+    /// container is active and the containers it is merged into), which rebuild their
+    /// index from the builder's next run.
+    ///
+    /// Observation and `objectWillChange` report a change before it is applied, so nothing
+    /// runs the builder here: the graph re-runs it on the next lookup, or shortly after on
+    /// a background queue if no lookup comes first.
+    public func invalidate() {
         let listeners = state.withLock { state in
             state.registrar = nil
             state.listeners = state.listeners.filter { $0.value.owner != nil }

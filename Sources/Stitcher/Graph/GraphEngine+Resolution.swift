@@ -72,6 +72,12 @@ extension GraphEngine {
         let strongly: Bool
         switch record.scope {
         case .instance:
+            guard StitcherConfiguration.detectsCycles.load(ordering: .relaxed) else {
+                // Untracked: no frame, so nothing to find a cycle with.
+                let box = try record.make(arguments)
+                (box.anyValue as? PostInstantiationAware)?.didInstantiate()
+                return box
+            }
             return try instantiate(record, arguments, key: nil, parent: ResolutionStack.current)
         case .shared:
             strongly = false
@@ -109,9 +115,13 @@ extension GraphEngine {
         return box
     }
 
+    /// Throws when `record` is already being built on the path that leads here.
+    ///
+    /// Stored scopes are always checked, whatever the configuration: their creation waits
+    /// for a build in progress, and waiting for oneself would deadlock.
     @inline(__always)
     private func checkCycle(_ record: RegistrationRecord, _ key: ArgumentKey, _ parent: ResolutionFrame?) throws {
-        guard let parent, StitcherConfiguration.detectsCycles.load(ordering: .relaxed) else { return }
+        guard let parent else { return }
         if parent.contains(record.identity, arguments: key) {
             throw cycleError(record, parent)
         }

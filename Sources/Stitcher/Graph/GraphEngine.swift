@@ -1,4 +1,5 @@
 import Atomics
+import Dispatch
 #if canImport(Combine)
 import Combine
 #else
@@ -15,6 +16,12 @@ final class GraphEngine: @unchecked Sendable {
     private let lock = Lock()
     private var active: [ActiveContainer] = []
     private var current = IndexSnapshot.empty
+    /// Active containers invalidated since the index was last built.
+    private var invalidated: [ObjectIdentifier: DependencyContainer] = [:]
+    /// Held while invalidated containers are rebuilt, so that a lookup racing with the
+    /// rebuild waits for its result instead of reading the stale index. Recursive: a
+    /// builder may inject dependencies.
+    private let rebuilding = Lock(recursive: true)
     private let publishedGeneration = ManagedAtomic<Int>(0)
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
@@ -36,10 +43,53 @@ final class GraphEngine: @unchecked Sendable {
         if cache.generation == generation, let snapshot = cache.snapshot {
             return snapshot
         }
-        let snapshot = lock.withLock { current }
+        var (snapshot, isStale) = lock.withLock { (current, !invalidated.isEmpty) }
+        if isStale {
+            rebuildInvalidatedContainers()
+            snapshot = lock.withLock { current }
+        }
+        // While containers are invalidated the published generation differs from every
+        // snapshot's, so each lookup comes here until they are rebuilt.
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         return snapshot
+    }
+
+    // MARK: Invalidation
+
+    /// Records that an active container was invalidated.
+    ///
+    /// Invalidation sources (Observation, `objectWillChange`, `@Published`) report changes
+    /// before they are applied, so the builder is not re-run here. Instead every lookup is
+    /// sent to the slow path, which rebuilds the container's registrations first: a lookup
+    /// made after the change sees the new registrations. If no lookup comes, a background
+    /// job rebuilds them shortly after, and tells observers of the graph.
+    func markInvalidated(_ container: DependencyContainer) {
+        let isNew: Bool = lock.withLock {
+            guard active.contains(where: { $0.container === container }) else { return false }
+            let isNew = invalidated.isEmpty
+            invalidated[ObjectIdentifier(container)] = container
+            publishedGeneration.store(
+                Self.generations.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .releasing)
+            return isNew
+        }
+        guard isNew else { return }
+        DispatchQueue.global().async { [weak self] in
+            guard let self else { return }
+            // Observers notified from here resolve in this graph, not the process-wide one.
+            DependencyGraph.Context(graph: self).run { self.rebuildInvalidatedContainers() }
+        }
+    }
+
+    /// Re-runs the builders of invalidated containers and publishes the new index.
+    private func rebuildInvalidatedContainers() {
+        rebuilding.withLock {
+            let containers: [DependencyContainer] = lock.withLock {
+                defer { invalidated.removeAll() }
+                return Array(invalidated.values)
+            }
+            for container in containers { reload(container) }
+        }
     }
 
     /// Runs a mutation of the graph's state under `lock`.
@@ -114,7 +164,7 @@ final class GraphEngine: @unchecked Sendable {
             return eagerEntries(of: record)
         }
         container.addListener(owner: self) { [weak self] container in
-            self?.reload(container)
+            self?.markInvalidated(container)
         }
         instantiateEagerly(eager)
         notifyChange()

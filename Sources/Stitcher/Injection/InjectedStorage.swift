@@ -55,8 +55,10 @@ final class InjectedStorage<Value>: @unchecked Sendable {
 
     /// Reloads after every change of the graph, until the owner of the property is released.
     func autoreload() {
-        let publisher = GraphContext.current.changes
-        let cancellable = publisher.sink { [weak self] _ in try? self?.reload() }
+        let context = DependencyGraph.currentContext
+        let cancellable = context.graph.changes.sink { [weak self] _ in
+            context.run { _ = try? self?.reload() }
+        }
         lock.withLock { subscription = cancellable }
     }
 

@@ -1,0 +1,74 @@
+import Testing
+import Stitcher
+import StitcherTesting
+
+private final class Indexed: Sendable {}
+private enum Slot: Hashable { case one }
+
+@Suite(.isolatedDependencyGraph)
+struct ConfigurationTests {
+    @Test func unindexedGraphsResolveTheSame() throws {
+        StitcherConfiguration.isIndexingEnabled = false
+        defer { StitcherConfiguration.isIndexingEnabled = true }
+        #expect(!StitcherConfiguration.isIndexingEnabled)
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Indexed() }.scope(.singleton)
+            Dependency { Indexed() }.named("named")
+            Dependency { Indexed() }.associated(with: Slot.one)
+        })
+        let typed: Indexed = try DependencyGraph.inject()
+        let named: Indexed = try DependencyGraph.inject(byName: "named")
+        let valued: Indexed = try DependencyGraph.inject(byValue: Slot.one)
+        #expect(typed !== named && named !== valued)
+        #expect(try DependencyGraph.inject(byType: Indexed.self) === typed)
+    }
+
+    @Test func settingsRoundTrip() {
+        let count = StitcherConfiguration.approximateDependencyCount
+        StitcherConfiguration.approximateDependencyCount = -5
+        #expect(StitcherConfiguration.approximateDependencyCount == 0)
+        StitcherConfiguration.approximateDependencyCount = count
+        #expect(StitcherConfiguration.autoCleanupEnabled)
+        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .always)
+        #if DEBUG
+        #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.debugOnly != .never)
+        #endif
+    }
+
+    @Test func sharedInstancesReleasedElsewhereArePruned() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { Indexed() }.scope(.shared) })
+        weak var first: Indexed?
+        do { first = try DependencyGraph.inject(byType: Indexed.self) }
+        DependencyGraph.releaseUnusedStorage()
+        #expect(first == nil)
+        #expect(try DependencyGraph.inject(byType: Indexed.self) !== first)
+    }
+
+    @Test func cycleDetectionCanBeTurnedOffForTransientDependencies() async {
+        await #expect(processExitsWith: .failure) {
+            final class Loop: Sendable { init(_ other: Loop) {} }
+            StitcherConfiguration.runtimeCycleDetectionAvailability = .never
+            DependencyGraph.activate(DependencyContainer {
+                Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance)
+            })
+            // Untracked, the cycle recurses until the stack overflows.
+            _ = try? DependencyGraph.inject(byType: Loop.self)
+        }
+    }
+
+    @Test func storedScopesStillRefuseToWaitForThemselves() async {
+        await #expect(processExitsWith: .success) {
+            final class Loop: Sendable { init(_ other: Loop) {} }
+            StitcherConfiguration.runtimeCycleDetectionAvailability = .never
+            DependencyGraph.activate(DependencyContainer {
+                Dependency { Loop(try DependencyGraph.inject()) }.scope(.singleton)
+            })
+            do {
+                _ = try DependencyGraph.inject(byType: Loop.self)
+            } catch InjectionError.cyclicDependencyReference {
+                return
+            } catch {}
+            fatalError("expected a cycle error")
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Observation
+import Testing
+import Stitcher
+import StitcherTesting
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+private final class LogoutService: Sendable {}
+private final class Settings: Sendable {}
+
+private final class SessionModel: ObservableObject, @unchecked Sendable {
+    @Published var isLoggedIn = false
+}
+
+@Observable
+private final class ObservedSession: @unchecked Sendable {
+    var isLoggedIn = false
+}
+
+private func isRegistered() throws -> Bool {
+    (try DependencyGraph.inject() as LogoutService?) != nil
+}
+
+@Suite(.isolatedDependencyGraph)
+struct InvalidationTests {
+    @Test func publisherInvalidation() throws {
+        let flag = Flag(false)
+        let subject = PassthroughSubject<Void, Never>()
+        let container = DependencyContainer {
+            if flag.isOn { Dependency { LogoutService() } }
+        }
+        .invalidated(tracking: subject)
+        DependencyGraph.activate(container)
+        #expect(try !isRegistered())
+        flag.isOn = true
+        subject.send()
+        #expect(try isRegistered())
+        flag.isOn = false
+        subject.send()
+        #expect(try !isRegistered())
+    }
+
+    @Test func observableObjectInvalidation() throws {
+        let model = SessionModel()
+        let container = DependencyContainer {
+            if model.isLoggedIn { Dependency { LogoutService() } }
+        }
+        .invalidated(tracking: model)
+        DependencyGraph.activate(container)
+        #expect(try !isRegistered())
+        model.isLoggedIn = true
+        #expect(try isRegistered())
+        model.isLoggedIn = false
+        #expect(try !isRegistered())
+    }
+
+    @Test func publishedPropertyInvalidation() throws {
+        let model = SessionModel()
+        DependencyGraph.activate(DependencyContainer {
+            if model.isLoggedIn { Dependency { LogoutService() } }
+        }
+        .invalidated(tracking: model.$isLoggedIn))
+        model.isLoggedIn = true
+        #expect(try isRegistered(), "@Published emits before the change; the rebuild waits for the lookup")
+    }
+
+    @Test func observationInvalidatesAutomatically() throws {
+        let session = ObservedSession()
+        DependencyGraph.activate(DependencyContainer {
+            if session.isLoggedIn { Dependency { LogoutService() } }
+        })
+        #expect(try !isRegistered())
+        session.isLoggedIn = true
+        #expect(try isRegistered())
+        session.isLoggedIn = false
+        #expect(try !isRegistered())
+        session.isLoggedIn = true
+        #expect(try isRegistered(), "tracking is renewed on every rebuild")
+    }
+
+    @Test func mergedContainersPropagateTheirPartsInvalidations() throws {
+        let flag = Flag(false)
+        let subject = PassthroughSubject<Void, Never>()
+        let part = DependencyContainer {
+            if flag.isOn { Dependency { LogoutService() } }
+        }
+        .invalidated(tracking: subject)
+        let session = ObservedSession()
+        let observedPart = DependencyContainer {
+            if session.isLoggedIn { Dependency { Settings() } }
+        }
+        DependencyGraph.activate(DependencyContainer(merging: part, observedPart))
+        flag.isOn = true
+        subject.send()
+        #expect(try isRegistered())
+        session.isLoggedIn = true
+        #expect((try DependencyGraph.inject() as Settings?) != nil)
+    }
+
+    @Test func unchangedRegistrationsKeepTheirInstancesAndRemovedOnesReleaseThem() throws {
+        let flag = Flag(true)
+        let subject = PassthroughSubject<Void, Never>()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Settings() }.scope(.singleton)
+            if flag.isOn { Dependency { LogoutService() }.scope(.singleton) }
+        }
+        .invalidated(tracking: subject))
+        let settings: Settings = try DependencyGraph.inject()
+        weak var logout: LogoutService?
+        do {
+            let instance: LogoutService = try DependencyGraph.inject()
+            logout = instance
+        }
+        #expect(logout != nil)
+        flag.isOn = false
+        subject.send()
+        #expect(try DependencyGraph.inject(byType: Settings.self) === settings)
+        #expect(logout == nil, "the removed registration's singleton is released")
+    }
+
+    @Test func invalidatingAnInactiveContainerIsHarmless() throws {
+        let subject = PassthroughSubject<Void, Never>()
+        let container = DependencyContainer { LogoutService() }.invalidated(tracking: subject)
+        subject.send()
+        DependencyGraph.activate(container)
+        subject.send()
+        #expect(try isRegistered())
+        DependencyGraph.deactivate(container)
+        subject.send()
+        #expect(try !isRegistered())
+    }
+
+    @Test func managedScopeTrackingAnObservableObject() throws {
+        let model = SessionModel()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Settings() }.scope(.managed(by: model.objectWillChange))
+        })
+        let before: Settings = try DependencyGraph.inject()
+        model.isLoggedIn = true
+        #expect(try DependencyGraph.inject(byType: Settings.self) !== before)
+    }
+
+    @Test func subscriptionsDoNotKeepContainersAlive() {
+        let subject = PassthroughSubject<Void, Never>()
+        weak var weakContainer: DependencyContainer?
+        do {
+            let container = DependencyContainer { LogoutService() }.invalidated(tracking: subject)
+            weakContainer = container
+            DependencyGraph.activate(container)
+            DependencyGraph.deactivate(container)
+        }
+        #expect(weakContainer == nil)
+        subject.send()
+    }
+}
