@@ -1,0 +1,172 @@
+import Benchmark
+import Foundation
+import Stitcher
+import Swinject
+
+// Workloads are numbered as in the README's table. Each has a hand-written baseline and,
+// where it applies, Swinject doing the same work.
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 1_000
+    )
+    DependencyGraph.activate(stitcherContainer)
+    let swinject = makeSwinjectContainer()
+
+    // 1. Cached singleton by type.
+    let sharedInstance = SingletonService()
+    let storedClosure: () -> SingletonService = { sharedInstance }
+    Benchmark("1 singleton by type: baseline stored closure") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(storedClosure()) }
+    }
+    Benchmark("1 singleton by type: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try DependencyGraph.inject(byType: SingletonService.self)) }
+    }
+    Benchmark("1 singleton by type: Swinject") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(SingletonService.self)!) }
+    }
+
+    // 2. Transient class by type.
+    Benchmark("2 transient by type: baseline initializer") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(TransientService()) }
+    }
+    Benchmark("2 transient by type: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try DependencyGraph.inject(byType: TransientService.self)) }
+    }
+    Benchmark("2 transient by type: Swinject") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(TransientService.self)!) }
+    }
+
+    // 3. Transient graph Root(A(B), C), every node through the container.
+    Benchmark("3 transient graph: baseline initializers") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(GraphRoot(a: NodeA(b: LeafB()), c: LeafC())) }
+    }
+    Benchmark("3 transient graph: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try DependencyGraph.inject(byType: GraphRoot.self)) }
+    }
+    Benchmark("3 transient graph: Swinject") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(GraphRoot.self)!) }
+    }
+
+    // 4. Cached singleton by name.
+    let dictionary: [String: NamedSingleton] = ["named-singleton": NamedSingleton()]
+    Benchmark("4 singleton by name: baseline dictionary") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(dictionary["named-singleton"]!) }
+    }
+    Benchmark("4 singleton by name: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try DependencyGraph.inject(byName: "named-singleton") as NamedSingleton)
+        }
+    }
+    Benchmark("4 singleton by name: Swinject") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(NamedSingleton.self, name: "named-singleton")!) }
+    }
+
+    // 5. Transient with one Int parameter.
+    Benchmark("5 transient with parameter: baseline initializer") { benchmark in
+        for index in benchmark.scaledIterations { blackHole(ParameterizedService(value: index)) }
+    }
+    Benchmark("5 transient with parameter: Stitcher") { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(try DependencyGraph.inject(byType: ParameterizedService.self, index))
+        }
+    }
+    Benchmark("5 transient with parameter: Swinject") { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(swinject.resolve(ParameterizedService.self, argument: index)!)
+        }
+    }
+
+    // 6. One of 100,000 named registrations, a different name each iteration.
+    let wideDictionary = Dictionary(uniqueKeysWithValues: wideNames.map { ($0, WideService()) })
+    let wideStitcher = makeWideContainer()
+    DependencyGraph.activate(wideStitcher)
+    let wideSwinject = makeWideSwinjectContainer()
+    Benchmark("6 one of 100k names: baseline dictionary") { benchmark in
+        for index in benchmark.scaledIterations { blackHole(wideDictionary[wideNames[index % wideCount]]!) }
+    }
+    Benchmark("6 one of 100k names: Stitcher") { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(try DependencyGraph.inject(byName: wideNames[index % wideCount]) as WideService)
+        }
+    }
+    Benchmark("6 one of 100k names: Swinject") { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(wideSwinject.resolve(WideService.self, name: wideNames[index % wideCount])!)
+        }
+    }
+
+    // 7. Activating a container of 100,000 named registrations until every one is injectable.
+    let activation = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResidentDelta],
+        timeUnits: .milliseconds, warmupIterations: 1, scalingFactor: .one,
+        maxDuration: .seconds(3), maxIterations: 10
+    )
+    Benchmark("7 activate 100k: baseline dictionary of closures", configuration: activation) { benchmark in
+        var closures: [String: () -> WideService] = [:]
+        for name in wideNames { closures[name] = { WideService() } }
+        blackHole(closures)
+    }
+    Benchmark("7 activate 100k: Stitcher", configuration: activation) { benchmark in
+        let container = makeWideContainer()
+        DependencyGraph.activate(container)
+        benchmark.stopMeasurement()
+        DependencyGraph.deactivate(container)
+    }
+    Benchmark("7 activate 100k: Swinject", configuration: activation) { benchmark in
+        blackHole(makeWideSwinjectContainer())
+    }
+
+    // 8. The singleton of (1) from 2 threads at once: the same work per thread as one thread.
+    let threaded = Benchmark.Configuration(
+        metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 2,
+        scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 200
+    )
+    Benchmark("8 singleton, 1 thread × 100k", configuration: threaded) { benchmark in
+        runOnThreads(1, iterations: 100_000) { blackHole(try? DependencyGraph.inject(byType: SingletonService.self)) }
+    }
+    Benchmark("8 singleton, 2 threads × 100k", configuration: threaded) { benchmark in
+        runOnThreads(2, iterations: 100_000) { blackHole(try? DependencyGraph.inject(byType: SingletonService.self)) }
+    }
+    let synchronized = Unchecked(swinject.synchronize())
+    Benchmark("8 Swinject singleton, 1 thread × 100k", configuration: threaded) { benchmark in
+        runOnThreads(1, iterations: 100_000) { blackHole(synchronized.value.resolve(SingletonService.self)) }
+    }
+    Benchmark("8 Swinject singleton, 2 threads × 100k", configuration: threaded) { benchmark in
+        runOnThreads(2, iterations: 100_000) { blackHole(synchronized.value.resolve(SingletonService.self)) }
+    }
+
+    // 9. Reading an @Injected property after its first load.
+    let holder = PropertyHolder()
+    blackHole(holder.injected)
+    Benchmark("9 @Injected read: baseline stored property") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(holder.stored) }
+    }
+    Benchmark("9 @Injected read: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(holder.injected) }
+    }
+}
+
+/// Runs `body` `iterations` times on each of `count` threads, all started together.
+func runOnThreads(_ count: Int, iterations: Int, _ body: @escaping @Sendable () -> Void) {
+    let group = DispatchGroup()
+    for _ in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            for _ in 0..<iterations { body() }
+            group.leave()
+        }
+    }
+    group.wait()
+}
+
+/// Hands a value that is thread-safe but not marked `Sendable` to other threads.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that the library gains no dependency.
+// Run them with: swift package --package-path Benchmarks benchmark
+let package = Package(
+    name: "StitcherBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Stitcher", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StitcherBenchmarks",
+            dependencies: [
+                .product(name: "Stitcher", package: "Stitcher"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Benchmarks/StitcherBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v5)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
