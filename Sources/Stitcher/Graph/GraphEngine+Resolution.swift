@@ -2,18 +2,29 @@ extension GraphEngine {
     /// Resolves a single value of type `D` located by `key`.
     @inline(__always)
     func resolve<D>(_ key: LookupKey, _ arguments: InjectionArguments, as type: D.Type = D.self) throws -> D {
-        let candidates = snapshot().candidates(for: key)
-        if candidates.count == 1, candidates[0].record.parameterTypes == arguments.types {
-            return try value(of: candidates[0], arguments, key: key)
+        let state = ThreadState.current
+        let candidates = snapshot(state: state).candidates(for: key)
+        if candidates.count == 1 {
+            let entry = candidates[0]
+            if entry.record.parameterTypes == arguments.types {
+                let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+                if let value = entry.record.cast(instance, to: D.self) { return value }
+                return try mismatch(entry, instance, key, arguments)
+            }
         }
-        return try resolveSlowly(key, arguments, candidates)
+        return try resolveSlowly(key, arguments, candidates, state)
     }
 
-    private func resolveSlowly<D>(_ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry]) throws -> D {
+    private func resolveSlowly<D>(
+        _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
+    ) throws -> D {
         let matching = candidates.filter { $0.record.parameterTypes == arguments.types }
         switch matching.count {
         case 1:
-            return try value(of: matching[0], arguments, key: key)
+            let entry = matching[0]
+            let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+            if let value = entry.record.cast(instance, to: D.self) { return value }
+            return try mismatch(entry, instance, key, arguments)
         case 0 where !candidates.isEmpty:
             throw parameterMismatch(key, arguments, candidates)
         case 0:
@@ -27,108 +38,157 @@ extension GraphEngine {
         }
     }
 
+    /// The error for an instance that is not a `D`; or, when a collection was asked for by
+    /// name or value, every match.
+    private func mismatch<D>(_ entry: IndexEntry, _ instance: AnyObject, _ key: LookupKey, _ arguments: InjectionArguments) throws -> D {
+        if !key.isType, let wrapper = D.self as? any InjectableWrapper.Type {
+            return try wrapper.resolveWrapped(in: self, key: key, arguments: arguments) as! D
+        }
+        throw InjectionError.mismatchedDependencyType(entry.record.typeName(of: instance), expected: String(describing: D.self))
+    }
+
     /// Resolves a value located by `key`, or nil when nothing is registered under it.
     ///
     /// Errors other than absence (wrong parameters, failing factories) are still thrown.
     func resolveIfPresent<W>(_ key: LookupKey, _ arguments: InjectionArguments, as type: W.Type) throws -> W? {
-        let candidates = snapshot().candidates(for: key)
+        let state = ThreadState.current
+        let candidates = snapshot(state: state).candidates(for: key)
         if candidates.isEmpty {
             guard let wrapper = W.self as? any InjectableWrapper.Type else { return nil }
             let wrapped = try wrapper.resolveWrapped(in: self, key: key, arguments: arguments)
             return wrapped.isEmptyInjection ? nil : (wrapped as! W)
         }
-        return try resolveSlowly(key, arguments, candidates) as W
+        return try resolveSlowly(key, arguments, candidates, state) as W
     }
 
     /// Resolves every registration under `key` whose parameters match, in registration order.
     func resolveAll<E>(_ key: LookupKey, _ arguments: InjectionArguments, as type: E.Type) throws -> [E] {
-        try snapshot().candidates(for: key)
+        let state = ThreadState.current
+        return try snapshot(state: state).candidates(for: key)
             .filter { $0.record.parameterTypes == arguments.types }
-            .map { try value(of: $0, arguments) }
+            .map { entry in
+                let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+                guard let value = entry.record.cast(instance, to: E.self) else {
+                    throw InjectionError.mismatchedDependencyType(
+                        entry.record.typeName(of: instance), expected: String(describing: E.self))
+                }
+                return value
+            }
     }
 
     // MARK: Instances
 
-    /// The instance of `entry` as a `D`, built if its scope has none stored.
-    ///
-    /// When `key` is a name or value and `D` is a collection, a registration whose instances
-    /// are not collections stands for one element: the request is answered with every match.
-    @inline(__always)
-    func value<D>(of entry: IndexEntry, _ arguments: InjectionArguments, key: LookupKey? = nil) throws -> D {
-        let box = try entry.slot.publishedInstance ?? instance(of: entry, arguments: arguments)
-        if box.holdsProducedType, entry.record.producedType.id == ObjectIdentifier(D.self) {
-            return unsafeDowncast(box, to: TypedBox<D>.self).value
-        }
-        if let value = box.anyValue as? D { return value }
-        if let key, !key.isType, let wrapper = D.self as? any InjectableWrapper.Type {
-            return try wrapper.resolveWrapped(in: self, key: key, arguments: arguments) as! D
-        }
-        throw InjectionError.mismatchedDependencyType(box.valueType.description, expected: String(describing: D.self))
-    }
-
     /// Returns the stored instance of `entry` or builds one, following its scope.
-    func instance(of entry: IndexEntry, arguments: InjectionArguments) throws -> InstanceBox {
+    func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
         let record = entry.record
         let strongly: Bool
         switch record.scope {
         case .instance:
-            guard StitcherConfiguration.detectsCycles.load(ordering: .relaxed) else {
-                // Untracked: no frame, so nothing to find a cycle with.
-                let box = try record.make(arguments)
-                (box.anyValue as? PostInstantiationAware)?.didInstantiate()
-                return box
+            if StitcherConfiguration.detectsCycles.load(ordering: .relaxed) {
+                try checkCycle(entry, arguments, state)
             }
-            return try instantiate(record, arguments, key: nil, parent: ResolutionStack.current)
+            return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
         case .shared:
             strongly = false
         case .singleton, .managed:
             strongly = true
         }
+        try checkCycle(entry, arguments, state)
         let key = record.parameterTypes.isEmpty ? ArgumentKey.empty : record.argumentKey(arguments)
-        let parent = ResolutionStack.current
-        try checkCycle(record, key, parent)
-        let chain = parent?.chain ?? ResolutionChain()
+        let inherited = inheritedResolution(state)
+        let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
         return try entry.slot.instance(
-            for: key, strongly: strongly, chain: chain,
-            cycle: { self.cycleError(record, parent) },
-            make: { try instantiate(record, arguments, key: key, parent: parent, chain: chain) }
+            for: key, strongly: strongly, record: record, chain: chain,
+            cycle: { self.cycleError(entry, state) },
+            make: {
+                // Child tasks the factory starts inherit the path, so a cycle through them
+                // is reported instead of waiting for this very build.
+                let captured = capture(state, appending: entry, arguments, key: key, chain: chain)
+                ResolutionStack.bindings.wrappingIncrement(ordering: .relaxed)
+                defer { ResolutionStack.bindings.wrappingDecrement(ordering: .relaxed) }
+                return try ResolutionStack.$inherited.withValue(captured) {
+                    try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+                }
+            }
         )
     }
 
-    /// Runs the factory of `record` inside a new resolution frame and calls `didInstantiate()`.
-    private func instantiate(
-        _ record: RegistrationRecord,
-        _ arguments: InjectionArguments,
-        key: ArgumentKey?,
-        parent: ResolutionFrame?,
-        chain: ResolutionChain? = nil
-    ) throws -> InstanceBox {
-        let key = key ?? (record.parameterTypes.isEmpty ? .empty : record.argumentKey(arguments))
-        if chain == nil { try checkCycle(record, key, parent) }
-        let frame = ResolutionFrame(
-            parent: parent, identity: record.identity, arguments: key,
-            context: record.locator.context, chain: chain)
-        let box = try ResolutionStack.$current.withValue(frame) {
-            try record.make(arguments)
-        }
-        (box.anyValue as? PostInstantiationAware)?.didInstantiate()
-        return box
-    }
-
-    /// Throws when `record` is already being built on the path that leads here.
-    ///
-    /// Stored scopes are always checked, whatever the configuration: their creation waits
-    /// for a build in progress, and waiting for oneself would deadlock.
+    /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
     @inline(__always)
-    private func checkCycle(_ record: RegistrationRecord, _ key: ArgumentKey, _ parent: ResolutionFrame?) throws {
-        guard let parent else { return }
-        if parent.contains(record.identity, arguments: key) {
-            throw cycleError(record, parent)
+    ///
+    /// - Parameter inherited: the path inherited from a parent task, as it was before this
+    ///   instantiation bound its own (used when the thread has no frame yet).
+    private func instantiate(
+        _ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain? = nil
+    ) throws -> AnyObject {
+        if state.frames.isEmpty {
+            state.inherited = inherited
+            state.chain = chain ?? inherited?.chain
+        }
+        state.frames.append(ResolutionFrame(entry: entry, arguments: arguments))
+        defer {
+            state.frames.removeLast()
+            if state.frames.isEmpty {
+                state.inherited = nil
+                state.chain = nil
+            }
+        }
+        return try entry.record.makeInstance(arguments)
+    }
+
+    /// The path inherited from a parent task, when this thread has no resolution in progress.
+    private func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
+        if !state.frames.isEmpty { return state.inherited }
+        return ResolutionStack.bindings.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
+    }
+
+    /// Throws when `entry` (with equal parameters) is already being built on the path that
+    /// leads here: on this thread, or in the task that started this thread's work.
+    @inline(__always)
+    private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws {
+        let hash = entry.record.identityHash
+        for frame in state.frames where frame.entry.record.identityHash == hash {
+            if frame.entry.isSameRegistration(as: entry), sameArguments(entry, frame.arguments, arguments) {
+                throw cycleError(entry, state)
+            }
+        }
+        if let inherited = inheritedResolution(state) {
+            for step in inherited.steps where step.identityHash == hash && step.owner == entry.owner {
+                if step.identity == entry.record.identity,
+                   entry.record.parameterTypes.isEmpty || step.arguments == entry.record.argumentKey(arguments) {
+                    throw cycleError(entry, state)
+                }
+            }
         }
     }
 
-    private func cycleError(_ record: RegistrationRecord, _ parent: ResolutionFrame?) -> InjectionError {
-        let path = (parent?.path ?? []) + [record.locator.context]
+    private func sameArguments(_ entry: IndexEntry, _ lhs: InjectionArguments, _ rhs: InjectionArguments) -> Bool {
+        entry.record.parameterTypes.isEmpty || entry.record.argumentKey(lhs) == entry.record.argumentKey(rhs)
+    }
+
+    /// The path captured for child tasks: the inherited steps, this thread's frames and `entry`.
+    private func capture(
+        _ state: ThreadState, appending entry: IndexEntry, _ arguments: InjectionArguments,
+        key: ArgumentKey, chain: ResolutionChain
+    ) -> InheritedResolution {
+        func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
+            .init(owner: entry.owner, identityHash: entry.record.identityHash, identity: entry.record.identity,
+                  arguments: arguments, context: entry.record.locator.context)
+        }
+        var steps = inheritedResolution(state)?.steps ?? []
+        for frame in state.frames {
+            let record = frame.entry.record
+            steps.append(step(frame.entry, record.parameterTypes.isEmpty ? .empty : record.argumentKey(frame.arguments)))
+        }
+        steps.append(step(entry, key))
+        return InheritedResolution(steps: steps, chain: chain)
+    }
+
+    /// The cycle error for reaching `entry` again: the whole path, then `entry`.
+    private func cycleError(_ entry: IndexEntry, _ state: ThreadState) -> InjectionError {
+        let inherited = inheritedResolution(state)?.steps.map(\.context) ?? []
+        let path = inherited + state.frames.map(\.context) + [entry.record.locator.context]
         return .cyclicDependencyReference(InjectionError.DependencyBacktrace(entries: path))
     }
 }

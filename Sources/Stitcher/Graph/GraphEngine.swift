@@ -38,7 +38,12 @@ final class GraphEngine: @unchecked Sendable {
     /// already cached it.
     @inline(__always)
     func snapshot() -> IndexSnapshot {
-        let cache = SnapshotCache.current
+        snapshot(state: ThreadState.current)
+    }
+
+    /// The current index snapshot, cached in `state`.
+    @inline(__always)
+    func snapshot(state cache: ThreadState) -> IndexSnapshot {
         let generation = publishedGeneration.load(ordering: .acquiring)
         if cache.generation == generation, let snapshot = cache.snapshot {
             return snapshot
@@ -101,7 +106,7 @@ final class GraphEngine: @unchecked Sendable {
     private func mutate<R>(_ body: (inout [Any]) -> R) -> R {
         var garbage: [Any] = []
         let result = lock.withLock { body(&garbage) }
-        let cache = SnapshotCache.current
+        let cache = ThreadState.current
         let snapshot = lock.withLock { current }
         let previous = cache.snapshot
         cache.generation = snapshot.generation
@@ -130,7 +135,7 @@ final class GraphEngine: @unchecked Sendable {
                       winner.container == containerIndex, winner.record == recordIndex,
                       let slot = container.slots[record.identity]
                 else { continue }
-                entries.append(IndexEntry(record: record, slot: slot, order: entries.count))
+                entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
             }
         }
         garbage.append(current)
@@ -246,7 +251,7 @@ final class GraphEngine: @unchecked Sendable {
     private func instantiateEagerly(_ entries: [IndexEntry]) {
         for entry in entries {
             do {
-                _ = try instance(of: entry, arguments: .none)
+                _ = try instance(of: entry, .none, ThreadState.current)
             } catch {
                 // The next injection of the dependency tries again and throws this error.
                 #if DEBUG

@@ -2,13 +2,22 @@
 final class IndexEntry: @unchecked Sendable {
     let record: RegistrationRecord
     let slot: InstanceSlot
-    /// The position in activation and registration order, used to order collection results.
-    let order: Int
+    /// The active container the registration belongs to: with the identity, what tells
+    /// two registrations apart on a resolution path that crosses graphs.
+    let owner: ObjectIdentifier
 
-    init(record: RegistrationRecord, slot: InstanceSlot, order: Int) {
+    init(record: RegistrationRecord, slot: InstanceSlot, owner: ObjectIdentifier) {
         self.record = record
         self.slot = slot
-        self.order = order
+        self.owner = owner
+    }
+
+    /// Whether this entry and `other` stand for the same registration of the same container.
+    @inline(__always)
+    func isSameRegistration(as other: IndexEntry) -> Bool {
+        self === other
+            || (record.identityHash == other.record.identityHash && owner == other.owner
+                && record.identity == other.record.identity)
     }
 }
 

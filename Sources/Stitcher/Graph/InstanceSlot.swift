@@ -13,19 +13,19 @@ import Atomics
 /// the factory without holding any lock; others wait for it. A factory that throws leaves
 /// nothing stored, and the waiters try again.
 final class InstanceSlot: @unchecked Sendable {
-    private let published = ManagedAtomicLazyReference<InstanceBox>()
+    private let published = ManagedAtomicLazyReference<AnyObject>()
     private let lock = Lock()
     private var stored: [ArgumentKey: Stored] = [:]
     private var builders: [ArgumentKey: ResolutionChain] = [:]
 
     private enum Stored {
-        case strong(InstanceBox)
+        case strong(AnyObject)
         case weak(WeakObject)
     }
 
-    /// The instance published without a lock, if any.
+    /// The instance (in stored form) published without a lock, if any.
     @inline(__always)
-    var publishedInstance: InstanceBox? { published.load() }
+    var publishedInstance: AnyObject? { published.load() }
 
     /// Returns the stored instance for `key`, or builds, stores and returns one.
     ///
@@ -36,14 +36,15 @@ final class InstanceSlot: @unchecked Sendable {
     func instance(
         for key: ArgumentKey,
         strongly: Bool,
+        record: RegistrationRecord,
         chain: ResolutionChain,
         cycle: () -> InjectionError,
-        make: () throws -> InstanceBox
-    ) throws -> InstanceBox {
+        make: () throws -> AnyObject
+    ) throws -> AnyObject {
         let usesPublished = strongly && key.values.isEmpty
         lock.lock()
         while true {
-            if let existing = usesPublished ? published.load() : storedInstance(for: key) {
+            if let existing = usesPublished ? published.load() : storedInstance(for: key, record) {
                 lock.unlock()
                 return existing
             }
@@ -63,9 +64,9 @@ final class InstanceSlot: @unchecked Sendable {
         builders[key] = chain
         lock.unlock()
 
-        let box: InstanceBox
+        let instance: AnyObject
         do {
-            box = try make()
+            instance = try make()
         } catch {
             lock.withLock {
                 builders[key] = nil
@@ -76,16 +77,16 @@ final class InstanceSlot: @unchecked Sendable {
 
         lock.withLock {
             if usesPublished {
-                _ = published.storeIfNilThenLoad(box)
+                _ = published.storeIfNilThenLoad(instance)
             } else if strongly {
-                stored[key] = .strong(box)
-            } else if let object = box.object {
+                stored[key] = .strong(instance)
+            } else if let object = record.weakTarget(instance) {
                 stored[key] = .weak(WeakObject(object))
             }
             builders[key] = nil
             lock.broadcast()
         }
-        return box
+        return instance
     }
 
     /// Drops weakly held entries whose instances were released.
@@ -98,10 +99,10 @@ final class InstanceSlot: @unchecked Sendable {
         }
     }
 
-    private func storedInstance(for key: ArgumentKey) -> InstanceBox? {
+    private func storedInstance(for key: ArgumentKey, _ record: RegistrationRecord) -> AnyObject? {
         switch stored[key] {
-        case .strong(let box): return box
-        case .weak(let reference): return reference.object.map(ObjectBox.init)
+        case .strong(let instance): return instance
+        case .weak(let reference): return reference.object.flatMap(record.restore)
         case nil: return nil
         }
     }
@@ -113,14 +114,3 @@ final class WeakObject: @unchecked Sendable {
     init(_ object: AnyObject) { self.object = object }
 }
 
-/// A shared instance found alive through its weak reference.
-final class ObjectBox: InstanceBox, @unchecked Sendable {
-    let value: AnyObject
-    init(_ value: AnyObject) {
-        self.value = value
-        super.init(holdsProducedType: false)
-    }
-    override var anyValue: Any { value }
-    override var valueType: TypeKey { TypeKey(dynamic: Swift.type(of: value)) }
-    override var object: AnyObject? { value }
-}

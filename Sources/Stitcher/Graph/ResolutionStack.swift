@@ -1,54 +1,49 @@
-/// One instantiation in progress: what is being built, and what asked for it.
+import Atomics
+
+/// One instantiation in progress on a thread.
+struct ResolutionFrame {
+    /// The entry being instantiated; alive for as long as the frame, since the lookup that
+    /// pushed it holds the snapshot.
+    unowned(unsafe) let entry: IndexEntry
+    let arguments: InjectionArguments
+
+    var context: InjectionError.DependencyContext { entry.record.locator.context }
+}
+
+/// The identity of one outermost resolution and everything it instantiates, also across
+/// the child tasks its factories start.
+final class ResolutionChain: Sendable {}
+
+/// The resolution path captured when a stored-scope dependency starts being built, handed to
+/// the child tasks its factory starts through a task-local value.
 ///
-/// Frames form a linked list from the innermost instantiation back to the outermost one,
-/// carried in a task-local value, so that nested resolutions, child tasks and `Task { }`
-/// blocks started by a factory all see the path that led to them.
-final class ResolutionFrame: Sendable {
-    let parent: ResolutionFrame?
-    let identity: RegistrationIdentity
-    let arguments: ArgumentKey
-    let context: InjectionError.DependencyContext
-    /// The outermost resolution this frame belongs to; used to tell, when a thread would
-    /// wait for an instance another resolution is building, whether that would deadlock.
+/// A factory may start a task and wait for it; if that task resolves back into the
+/// dependency being built, the captured path reveals the cycle instead of a deadlock.
+final class InheritedResolution: Sendable {
+    struct Step: Sendable {
+        let owner: ObjectIdentifier
+        let identityHash: Int
+        let identity: RegistrationIdentity
+        let arguments: ArgumentKey
+        let context: InjectionError.DependencyContext
+    }
+
+    let steps: [Step]
     let chain: ResolutionChain
 
-    init(parent: ResolutionFrame?, identity: RegistrationIdentity, arguments: ArgumentKey,
-         context: InjectionError.DependencyContext, chain: ResolutionChain?) {
-        self.parent = parent
-        self.identity = identity
-        self.arguments = arguments
-        self.context = context
-        self.chain = chain ?? parent?.chain ?? ResolutionChain()
-    }
-
-    /// The contexts from the outermost frame to this one.
-    var path: [InjectionError.DependencyContext] {
-        var contexts: [InjectionError.DependencyContext] = []
-        var frame: ResolutionFrame? = self
-        while let current = frame {
-            contexts.append(current.context)
-            frame = current.parent
-        }
-        return contexts.reversed()
-    }
-
-    /// Whether this frame or one of its ancestors is building the given registration.
-    func contains(_ identity: RegistrationIdentity, arguments: ArgumentKey) -> Bool {
-        var frame: ResolutionFrame? = self
-        while let current = frame {
-            if current.identity == identity && current.arguments == arguments { return true }
-            frame = current.parent
-        }
-        return false
+    init(steps: [Step], chain: ResolutionChain) {
+        self.steps = steps
+        self.chain = chain
     }
 }
 
-/// The identity of one outermost resolution and everything it instantiates.
-final class ResolutionChain: Sendable {}
-
-/// The task-local path of instantiations in progress.
+/// The task-local half of the resolution path.
 enum ResolutionStack {
-    @TaskLocal static var current: ResolutionFrame?
+    @TaskLocal static var inherited: InheritedResolution?
+
+    /// How many captured paths are bound right now; while none is, a thread starting a
+    /// resolution skips reading the task-local value.
+    static let bindings = ManagedAtomic<Int>(0)
 }
 
 /// Which resolution chains are waiting for instances that other chains are building.

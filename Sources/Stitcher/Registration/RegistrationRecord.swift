@@ -1,26 +1,91 @@
 /// The type-erased form of a registration, as containers store it and the graph indexes it.
+///
+/// Instances are handled as `AnyObject` in their stored form: the object itself when the
+/// produced type `T` is a class, a `TypedBox<T>` otherwise. Lookups of exactly `T` turn the
+/// stored form back into a `T` without a dynamic cast.
 struct RegistrationRecord: @unchecked Sendable {
     let locator: DependencyLocator
     let scope: DependencyScope
     let eagerness: DependencyEagerness
     let identity: RegistrationIdentity
+    /// `identity.hashValue`, compared first when walking the resolution path.
+    let identityHash: Int
     let producedType: TypeKey
     let parameterTypes: [TypeKey]
-    let make: (InjectionArguments) throws -> InstanceBox
+    /// Whether `T` is a class, so that instances are stored as themselves.
+    let storesObjects: Bool
+    /// Runs the factory and `didInstantiate()`, and returns the instance in stored form.
+    let makeInstance: (InjectionArguments) throws -> AnyObject
+    /// The object a shared registration holds weakly for an instance in stored form; nil
+    /// when the instance is a value, which cannot be shared.
+    let weakTarget: (AnyObject) -> AnyObject?
+    /// The stored form of an instance found alive through its weak reference.
+    let restore: (AnyObject) -> AnyObject?
     let argumentKey: (InjectionArguments) -> ArgumentKey
 
     init<R: DependencyRepresenting>(_ representation: R) {
+        typealias T = R.T
         let provider = representation.dependencyProvider
         let locator = representation.locator
         self.locator = locator
         self.scope = representation.scope
         self.eagerness = representation.eagerness
-        self.producedType = TypeKey(R.T.self)
+        self.producedType = TypeKey(T.self)
         self.parameterTypes = provider.parameterTypes
-        self.identity = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes)
-        let make = provider.make
-        self.make = { arguments in TypedBox(try make(arguments)) }
+        let identity = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes)
+        self.identity = identity
+        self.identityHash = identity.hashValue
         self.argumentKey = provider.argumentKey
+        let make = provider.make
+        // Only instances whose dynamic type differs from `T` (subclasses, values behind an
+        // existential) need a dynamic conformance check.
+        let alwaysAware = T.self is PostInstantiationAware.Type
+        if let exactClass = T.self as? AnyClass {
+            storesObjects = true
+            let exactID = ObjectIdentifier(exactClass)
+            makeInstance = { arguments in
+                let object = unsafeBitCast(try make(arguments), to: AnyObject.self)
+                if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
+                    (object as? PostInstantiationAware)?.didInstantiate()
+                }
+                return object
+            }
+            weakTarget = { $0 }
+            restore = { $0 }
+        } else {
+            storesObjects = false
+            let exactID = ObjectIdentifier(T.self)
+            makeInstance = { arguments in
+                let value = try make(arguments)
+                if alwaysAware || ObjectIdentifier(type(of: value as Any)) != exactID {
+                    (value as Any as? PostInstantiationAware)?.didInstantiate()
+                }
+                return TypedBox(value)
+            }
+            weakTarget = { ($0 as? TypedBox<T>)?.object }
+            restore = { object in (object as? T).map { TypedBox($0) } }
+        }
+    }
+
+    /// An instance in stored form as a `D`, or nil when it is not one.
+    @inline(__always)
+    func cast<D>(_ instance: AnyObject, to type: D.Type) -> D? {
+        if producedType.id == ObjectIdentifier(D.self) {
+            return storesObjects
+                ? unsafeBitCast(instance, to: D.self)
+                : unsafeDowncast(instance, to: TypedBox<D>.self).value
+        }
+        return value(of: instance) as? D
+    }
+
+    /// An instance in stored form as a value of its own type.
+    func value(of instance: AnyObject) -> Any {
+        storesObjects ? instance : (instance as! InstanceBox).anyValue
+    }
+
+    /// The unqualified name of an instance's dynamic type.
+    func typeName(of instance: AnyObject) -> String {
+        String(describing: Swift.type(of: value(of: instance)))
     }
 
     /// How the registration reads in diagnostics, e.g. `Type[Widget] (Int) -> Widget, singleton`.
@@ -63,32 +128,20 @@ enum LookupKey: Hashable, @unchecked Sendable {
     }
 }
 
-/// A stored or newly made instance, kept behind a class reference so that instance slots
-/// can publish it atomically.
+/// A value-type (or existential) instance in stored form.
 class InstanceBox: @unchecked Sendable {
-    /// True for `TypedBox<T>` of the registration's produced type `T`, which lookups of
-    /// exactly `T` read without a dynamic cast.
-    let holdsProducedType: Bool
-
-    init(holdsProducedType: Bool) { self.holdsProducedType = holdsProducedType }
-
     var anyValue: Any { fatalError("abstract") }
-    var valueType: TypeKey { fatalError("abstract") }
-    /// The instance as an object when it is of a class type (so it can be held weakly).
-    var object: AnyObject? { nil }
 }
 
 final class TypedBox<T>: InstanceBox, @unchecked Sendable {
     let value: T
 
-    init(_ value: T) {
-        self.value = value
-        super.init(holdsProducedType: true)
-    }
+    init(_ value: T) { self.value = value }
 
     override var anyValue: Any { value }
-    override var valueType: TypeKey { TypeKey(dynamic: Swift.type(of: value as Any)) }
-    override var object: AnyObject? {
+
+    /// The underlying object when the value is a class instance behind an existential.
+    var object: AnyObject? {
         Swift.type(of: value as Any) is AnyClass ? (value as AnyObject) : nil
     }
 }

@@ -1,0 +1,62 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What one thread keeps between lookups: the index snapshot it last read, and the
+/// instantiations it has in progress.
+///
+/// **Snapshot.** Reading the graph's current snapshot through a lock, or through an atomic
+/// strong reference, would make every lookup write to memory shared by all threads. Each
+/// thread keeps its own strong reference instead, and compares the graph's generation (a
+/// plain atomic load) with the one it cached; only when they differ does it take the graph's
+/// lock. Generations are unique across graphs, so one cache serves whichever graph a thread
+/// uses. A cached snapshot stays alive until its thread next reads a graph.
+///
+/// **Resolution path.** Instantiations nest synchronously on one thread, so the path that
+/// led to the current one is a plain array here: pushing a frame allocates nothing.
+final class ThreadState {
+    var generation = -1
+    var snapshot: IndexSnapshot?
+    /// Instantiations in progress on this thread, outermost first.
+    var frames: [ResolutionFrame] = []
+    /// The path inherited from the task that started this thread's outermost resolution.
+    var inherited: InheritedResolution?
+    /// The identity of this thread's outermost resolution, made when first needed.
+    var chain: ResolutionChain?
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<ThreadState>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<ThreadState>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "Stitcher could not create its thread-local state.")
+        return key
+    }()
+
+    /// The calling thread's state.
+    @inline(__always)
+    static var current: ThreadState {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let state = ThreadState()
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// The chain of the current outermost resolution, made on first use.
+    var currentChain: ResolutionChain {
+        if let chain { return chain }
+        let chain = ResolutionChain()
+        self.chain = chain
+        return chain
+    }
+}
