@@ -23,5 +23,10 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "Profile",
+            dependencies: [.product(name: "Stitcher", package: "Stitcher")],
+            path: "Sources/Profile"
+        ),
     ]
 )

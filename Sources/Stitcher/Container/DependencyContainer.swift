@@ -37,9 +37,8 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
         var subscriptions: [any ManagedDependencyScopeReceipt] = []
     }
 
-    /// Something told about the container's invalidations: held weakly, identified by `owner`.
+    /// Something told about the container's invalidations, removed by its owner.
     struct Listener {
-        weak var owner: AnyObject?
         let notify: @Sendable (DependencyContainer) -> Void
     }
 
@@ -67,6 +66,7 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
 
     deinit {
         for subscription in state.current.subscriptions { subscription.cancel() }
+        for part in parts { part.removeListener(owner: self) }
     }
 
     public static func == (lhs: DependencyContainer, rhs: DependencyContainer) -> Bool {
@@ -101,14 +101,13 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
     public func invalidate() {
         let listeners = state.withLock { state in
             state.registrar = nil
-            state.listeners = state.listeners.filter { $0.value.owner != nil }
             return Array(state.listeners.values)
         }
         for listener in listeners { listener.notify(self) }
     }
 
     func addListener(owner: AnyObject, _ notify: @escaping @Sendable (DependencyContainer) -> Void) {
-        state.withLock { $0.listeners[ObjectIdentifier(owner)] = Listener(owner: owner, notify: notify) }
+        state.withLock { $0.listeners[ObjectIdentifier(owner)] = Listener(notify: notify) }
     }
 
     func removeListener(owner: AnyObject) {

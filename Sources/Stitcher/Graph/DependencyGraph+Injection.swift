@@ -1,4 +1,27 @@
 extension DependencyGraph {
+    /// Injects the dependency registered for `type`.
+    ///
+    /// Besides registered types, `Optional` gives nil when nothing is registered, and `Array`
+    /// or `Set` give every match (empty when none).
+    ///
+    /// ```swift
+    /// let service: Service = try DependencyGraph.inject()
+    /// let trackers = try DependencyGraph.inject(byType: [EventTracking].self)
+    /// ```
+    public static func inject<D>(byType type: D.Type = D.self) throws -> D {
+        try GraphContext.resolve(type: TypeKey(D.self), .none)
+    }
+
+    /// Injects the dependency registered under `name`.
+    public static func inject<D>(byName name: String) throws -> D {
+        try GraphContext.resolve(.name(name), .none)
+    }
+
+    /// Injects the dependency associated with a `Hashable` value.
+    public static func inject<D, Value: Hashable>(byValue value: Value) throws -> D {
+        try GraphContext.resolve(.value(AnyHashable(value)), .none)
+    }
+
     /// Injects the dependency registered for `type`, instantiating it with `parameters`.
     ///
     /// Besides registered types, `Optional` gives nil when nothing is registered, and `Array`
@@ -13,7 +36,7 @@ extension DependencyGraph {
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
+        try GraphContext.resolve(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered for `type`, with parameters given without a label.
@@ -25,7 +48,7 @@ extension DependencyGraph {
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
+        try GraphContext.resolve(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under `name`.
@@ -34,21 +57,21 @@ extension DependencyGraph {
     /// let accountService: AccountService = try DependencyGraph.inject(byName: "account-service")
     /// ```
     public static func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
-        try GraphContext.current.resolve(.name(name), InjectionArguments(repeat each parameters))
+        try GraphContext.resolve(.name(name), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under `name`, with unlabelled parameters.
     public static func inject<D, First: Hashable, each P: Hashable>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.name(name), InjectionArguments(first, repeat each parameters))
+        try GraphContext.resolve(.name(name), InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name.
     public static func inject<D, Name: RawRepresentable, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try GraphContext.current.resolve(.name(name.rawValue), InjectionArguments(repeat each parameters))
+        try GraphContext.resolve(.name(name.rawValue), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name, with
@@ -56,14 +79,14 @@ extension DependencyGraph {
     public static func inject<D, Name: RawRepresentable, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try GraphContext.current.resolve(.name(name.rawValue), InjectionArguments(first, repeat each parameters))
+        try GraphContext.resolve(.name(name.rawValue), InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under the description of `name`.
     public static func inject<D, Name: CustomStringConvertible, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.name(name.description), InjectionArguments(repeat each parameters))
+        try GraphContext.resolve(.name(name.description), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under the description of `name`, with unlabelled
@@ -71,7 +94,7 @@ extension DependencyGraph {
     public static func inject<D, Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.name(name.description), InjectionArguments(first, repeat each parameters))
+        try GraphContext.resolve(.name(name.description), InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency associated with a `Hashable` value.
@@ -82,13 +105,13 @@ extension DependencyGraph {
     public static func inject<D, Value: Hashable, each P: Hashable>(
         byValue value: Value, parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
+        try GraphContext.resolve(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency associated with a `Hashable` value, with unlabelled parameters.
     public static func inject<D, Value: Hashable, First: Hashable, each P: Hashable>(
         byValue value: Value, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.current.resolve(.value(AnyHashable(value)), InjectionArguments(first, repeat each parameters))
+        try GraphContext.resolve(.value(AnyHashable(value)), InjectionArguments(first, repeat each parameters))
     }
 }

@@ -6,27 +6,41 @@ import Atomics
 /// Reading a task-local value costs a runtime call, so it is skipped entirely while no
 /// isolated graph exists anywhere in the process: production code pays one relaxed load.
 enum GraphContext {
-    static let shared = GraphEngine()
-
     @TaskLocal static var isolated: GraphEngine?
-
-    /// How many isolated graphs are in use right now.
-    static let isolatedGraphCount = ManagedAtomic<Int>(0)
 
     @inline(__always)
     static var current: GraphEngine {
-        if isolatedGraphCount.load(ordering: .relaxed) == 0 { return shared }
-        return isolated ?? shared
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 { return runtime.shared }
+        return isolated ?? runtime.shared
+    }
+
+    /// Resolves in the current graph. Calls on the process-wide graph borrow it instead of
+    /// retaining it.
+    @inline(__always)
+    static func resolve<D>(_ key: LookupKey, _ arguments: InjectionArguments) throws -> D {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.resolve(key, arguments)
+        }
+        return try (isolated ?? runtime.shared).resolve(key, arguments)
+    }
+
+    /// Resolves a type in the current graph (see `resolve(_:_:)`).
+    @inline(__always)
+    static func resolve<D>(type: TypeKey, _ arguments: InjectionArguments) throws -> D {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.resolve(type: type, arguments)
+        }
+        return try (isolated ?? runtime.shared).resolve(type: type, arguments)
     }
 
     /// Runs `body` with a new, empty graph bound to the current task and its child tasks;
     /// deactivates everything the body activated in it afterwards.
     static func withIsolatedGraph<R>(_ body: () throws -> R) rethrows -> R {
         let graph = GraphEngine()
-        isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
+        runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
         defer {
             graph.deactivateAll()
-            isolatedGraphCount.wrappingDecrement(ordering: .relaxed)
+            runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed)
         }
         return try $isolated.withValue(graph) { try body() }
     }
@@ -36,10 +50,10 @@ enum GraphContext {
         _ body: () async throws -> R
     ) async rethrows -> R {
         let graph = GraphEngine()
-        isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
+        runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
         defer {
             graph.deactivateAll()
-            isolatedGraphCount.wrappingDecrement(ordering: .relaxed)
+            runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed)
         }
         return try await $isolated.withValue(graph) { try await body() }
     }
@@ -65,9 +79,9 @@ extension DependencyGraph {
 
         /// Runs `body` with this context's graph as the current graph.
         public func run<R>(_ body: () throws -> R) rethrows -> R {
-            if graph === GraphContext.shared { return try body() }
-            GraphContext.isolatedGraphCount.wrappingIncrement(ordering: .relaxed)
-            defer { GraphContext.isolatedGraphCount.wrappingDecrement(ordering: .relaxed) }
+            if graph === runtime.shared { return try body() }
+            runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
+            defer { runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed) }
             return try GraphContext.$isolated.withValue(graph) { try body() }
         }
     }

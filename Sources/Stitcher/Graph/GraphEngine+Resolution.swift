@@ -2,17 +2,60 @@ extension GraphEngine {
     /// Resolves a single value of type `D` located by `key`.
     @inline(__always)
     func resolve<D>(_ key: LookupKey, _ arguments: InjectionArguments, as type: D.Type = D.self) throws -> D {
-        let state = ThreadState.current
-        let candidates = snapshot(state: state).candidates(for: key)
-        if candidates.count == 1 {
-            let entry = candidates[0]
-            if entry.record.parameterTypes == arguments.types {
-                let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
-                if let value = entry.record.cast(instance, to: D.self) { return value }
-                return try mismatch(entry, instance, key, arguments)
-            }
+        switch key {
+        case .type(let type): try resolve(type: type, arguments)
+        case .name(let name): try resolve(name: name, arguments)
+        case .value(let value): try resolve(value: value, arguments)
         }
-        return try resolveSlowly(key, arguments, candidates, state)
+    }
+
+    /// Resolves a `D` registered for `type`.
+    @inline(__always)
+    func resolve<D>(type: TypeKey, _ arguments: InjectionArguments) throws -> D {
+        let state = ThreadState.current
+        let list = snapshot(state: state).entries(ofType: type.id)
+        return try resolve(list, arguments, state, key: .type(type))
+    }
+
+    /// Resolves a `D` registered under `name`.
+    @inline(__always)
+    func resolve<D>(name: String, _ arguments: InjectionArguments) throws -> D {
+        let state = ThreadState.current
+        let list = snapshot(state: state).entries(named: name)
+        return try resolve(list, arguments, state, key: .name(name))
+    }
+
+    /// Resolves a `D` associated with `value`.
+    @inline(__always)
+    func resolve<D>(value: AnyHashable, _ arguments: InjectionArguments) throws -> D {
+        let state = ThreadState.current
+        let list = snapshot(state: state).entries(for: value)
+        return try resolve(list, arguments, state, key: .value(value))
+    }
+
+    /// The common path: one registration taking the given parameters, whose instance is
+    /// exactly a `D`, returned without a dynamic cast; anything else goes the slow way.
+    @inline(__always)
+    private func resolve<D>(
+        _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
+    ) throws -> D {
+        if let entry = list?.single, entry.record.parameterTypes == arguments.types {
+            let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+            let record = entry.record
+            if record.producedType.id == ObjectIdentifier(D.self) {
+                return record.storesObjects
+                    ? unsafeBitCast(instance, to: D.self)
+                    : unsafeDowncast(instance, to: TypedBox<D>.self).value
+            }
+            return try convert(entry, instance, key(), arguments)
+        }
+        return try resolveSlowly(key(), arguments, list?.entries ?? [], state)
+    }
+
+    /// An instance whose type is not exactly `D`, cast to it.
+    private func convert<D>(_ entry: IndexEntry, _ instance: AnyObject, _ key: LookupKey, _ arguments: InjectionArguments) throws -> D {
+        if let value = entry.record.cast(instance, to: D.self) { return value }
+        return try mismatch(entry, instance, key, arguments)
     }
 
     private func resolveSlowly<D>(
@@ -52,7 +95,7 @@ extension GraphEngine {
     /// Errors other than absence (wrong parameters, failing factories) are still thrown.
     func resolveIfPresent<W>(_ key: LookupKey, _ arguments: InjectionArguments, as type: W.Type) throws -> W? {
         let state = ThreadState.current
-        let candidates = snapshot(state: state).candidates(for: key)
+        let candidates = snapshot(state: state).entries(for: key)?.entries ?? []
         if candidates.isEmpty {
             guard let wrapper = W.self as? any InjectableWrapper.Type else { return nil }
             let wrapped = try wrapper.resolveWrapped(in: self, key: key, arguments: arguments)
@@ -64,7 +107,7 @@ extension GraphEngine {
     /// Resolves every registration under `key` whose parameters match, in registration order.
     func resolveAll<E>(_ key: LookupKey, _ arguments: InjectionArguments, as type: E.Type) throws -> [E] {
         let state = ThreadState.current
-        return try snapshot(state: state).candidates(for: key)
+        return try (snapshot(state: state).entries(for: key)?.entries ?? [])
             .filter { $0.record.parameterTypes == arguments.types }
             .map { entry in
                 let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
@@ -84,7 +127,7 @@ extension GraphEngine {
         let strongly: Bool
         switch record.scope {
         case .instance:
-            if StitcherConfiguration.detectsCycles.load(ordering: .relaxed) {
+            if runtime.detectsCycles.load(ordering: .relaxed) {
                 try checkCycle(entry, arguments, state)
             }
             return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
@@ -104,8 +147,8 @@ extension GraphEngine {
                 // Child tasks the factory starts inherit the path, so a cycle through them
                 // is reported instead of waiting for this very build.
                 let captured = capture(state, appending: entry, arguments, key: key, chain: chain)
-                ResolutionStack.bindings.wrappingIncrement(ordering: .relaxed)
-                defer { ResolutionStack.bindings.wrappingDecrement(ordering: .relaxed) }
+                runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
+                defer { runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed) }
                 return try ResolutionStack.$inherited.withValue(captured) {
                     try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
                 }
@@ -140,7 +183,7 @@ extension GraphEngine {
     /// The path inherited from a parent task, when this thread has no resolution in progress.
     private func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
         if !state.frames.isEmpty { return state.inherited }
-        return ResolutionStack.bindings.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
+        return runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
     }
 
     /// Throws when `entry` (with equal parameters) is already being built on the path that

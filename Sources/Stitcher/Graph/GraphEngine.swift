@@ -22,7 +22,7 @@ final class GraphEngine: @unchecked Sendable {
     /// rebuild waits for its result instead of reading the stale index. Recursive: a
     /// builder may inject dependencies.
     private let rebuilding = Lock(recursive: true)
-    private let publishedGeneration = ManagedAtomic<Int>(0)
+    private let publishedGeneration = UnsafeAtomic<Int>.create(0)
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
 
@@ -31,6 +31,11 @@ final class GraphEngine: @unchecked Sendable {
     private static let generations = ManagedAtomic<Int>(0)
 
     init() {}
+
+    deinit {
+        for record in active { record.container.removeListener(owner: self) }
+        publishedGeneration.destroy()
+    }
 
     // MARK: Snapshot
 
@@ -79,8 +84,7 @@ final class GraphEngine: @unchecked Sendable {
             return isNew
         }
         guard isNew else { return }
-        DispatchQueue.global().async { [weak self] in
-            guard let self else { return }
+        DispatchQueue.global().async { [self] in
             // Observers notified from here resolve in this graph, not the process-wide one.
             DependencyGraph.Context(graph: self).run { self.rebuildInvalidatedContainers() }
         }
@@ -168,8 +172,10 @@ final class GraphEngine: @unchecked Sendable {
             publishLocked(&garbage)
             return eagerEntries(of: record)
         }
-        container.addListener(owner: self) { [weak self] container in
-            self?.markInvalidated(container)
+        // Unowned: a weak reference would give the graph a side table, making every retain
+        // on the lookup path slower. The graph removes its listeners before it goes away.
+        container.addListener(owner: self) { [unowned self] container in
+            markInvalidated(container)
         }
         instantiateEagerly(eager)
         notifyChange()
@@ -286,8 +292,10 @@ final class ActiveContainer: @unchecked Sendable {
                     receipts[record.identity] = receipt
                 } else {
                     let identity = record.identity
-                    receipts[identity] = provider.onScopeInvalidated { [weak graph, weak self] in
-                        guard let graph, let self else { return }
+                    receipts[identity] = provider.onScopeInvalidated { [unowned graph, weak self] in
+                        // A receipt cancelled on deactivation leaves `self` nil; the graph
+                        // outlives its active containers.
+                        guard let self else { return }
                         graph.resetManagedScope(of: identity, in: self)
                     }
                 }

@@ -28,12 +28,10 @@ final class IndexEntry: @unchecked Sendable {
 final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
-    private let byType: [ObjectIdentifier: [IndexEntry]]
-    private let byName: [String: [IndexEntry]]
-    private let byValue: [AnyHashable: [IndexEntry]]
+    private let byType: TypeTable
+    private let byName: [String: EntryList]
+    private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
-
-    private static let noEntries: [IndexEntry] = []
 
     init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int) {
         self.generation = generation
@@ -43,7 +41,7 @@ final class IndexSnapshot: @unchecked Sendable {
         var byName: [String: [IndexEntry]] = [:]
         var byValue: [AnyHashable: [IndexEntry]] = [:]
         if indexed {
-            byType.reserveCapacity(capacity)
+            byName.reserveCapacity(capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
@@ -55,32 +53,50 @@ final class IndexSnapshot: @unchecked Sendable {
                 }
             }
         }
-        self.byType = byType
-        self.byName = byName
-        self.byValue = byValue
+        self.byType = TypeTable(byType)
+        self.byName = byName.mapValues(EntryList.init)
+        self.byValue = byValue.mapValues(EntryList.init)
     }
 
     static let empty = IndexSnapshot(generation: 0, entries: [], indexed: true, capacity: 0)
 
-    /// The registrations found under `key`, in order.
+    /// The registrations of a type, in order.
     @inline(__always)
-    func candidates(for key: LookupKey) -> [IndexEntry] {
-        guard isIndexed else { return scan(for: key) }
+    func entries(ofType id: ObjectIdentifier) -> EntryList? {
+        isIndexed ? byType.lookup(id) : scan(for: .type(TypeKey(dynamic: Never.self)), typeID: id)
+    }
+
+    /// The registrations under a name, in order.
+    @inline(__always)
+    func entries(named name: String) -> EntryList? {
+        isIndexed ? byName[name] : scan(for: .name(name))
+    }
+
+    /// The registrations associated with a value, in order.
+    @inline(__always)
+    func entries(for value: AnyHashable) -> EntryList? {
+        isIndexed ? byValue[value] : scan(for: .value(value))
+    }
+
+    /// The registrations found under `key`, in order.
+    func entries(for key: LookupKey) -> EntryList? {
         switch key {
-        case .type(let type): return byType[type.id] ?? Self.noEntries
-        case .name(let name): return byName[name] ?? Self.noEntries
-        case .value(let value): return byValue[value] ?? Self.noEntries
+        case .type(let type): entries(ofType: type.id)
+        case .name(let name): entries(named: name)
+        case .value(let value): entries(for: value)
         }
     }
 
-    private func scan(for key: LookupKey) -> [IndexEntry] {
-        entries.filter { entry in
+    @inline(never)
+    private func scan(for key: LookupKey, typeID: ObjectIdentifier? = nil) -> EntryList? {
+        let found = entries.filter { entry in
             switch (key, entry.record.locator.kind) {
-            case let (.type(type), .type(types)): types.contains(type)
+            case let (.type, .type(types)): types.contains { $0.id == typeID }
             case let (.name(name), .name(own)): name == own
             case let (.value(value), .value(own)): value == own
             default: false
             }
         }
+        return found.isEmpty ? nil : EntryList(found)
     }
 }

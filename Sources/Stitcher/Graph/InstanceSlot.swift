@@ -13,7 +13,7 @@ import Atomics
 /// the factory without holding any lock; others wait for it. A factory that throws leaves
 /// nothing stored, and the waiters try again.
 final class InstanceSlot: @unchecked Sendable {
-    private let published = ManagedAtomicLazyReference<AnyObject>()
+    private let published = UnsafeAtomicLazyReference<AnyObject>.create()
     private let lock = Lock()
     private var stored: [ArgumentKey: Stored] = [:]
     private var builders: [ArgumentKey: ResolutionChain] = [:]
@@ -22,6 +22,8 @@ final class InstanceSlot: @unchecked Sendable {
         case strong(AnyObject)
         case weak(WeakObject)
     }
+
+    deinit { published.destroy() }
 
     /// The instance (in stored form) published without a lock, if any.
     @inline(__always)

@@ -41,9 +41,6 @@ final class InheritedResolution: Sendable {
 enum ResolutionStack {
     @TaskLocal static var inherited: InheritedResolution?
 
-    /// How many captured paths are bound right now; while none is, a thread starting a
-    /// resolution skips reading the task-local value.
-    static let bindings = ManagedAtomic<Int>(0)
 }
 
 /// Which resolution chains are waiting for instances that other chains are building.

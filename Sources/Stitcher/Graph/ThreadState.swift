@@ -28,7 +28,7 @@ final class ThreadState {
     /// The identity of this thread's outermost resolution, made when first needed.
     var chain: ResolutionChain?
 
-    private static let key: pthread_key_t = {
+    static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -39,11 +39,12 @@ final class ThreadState {
         }
         precondition(status == 0, "Stitcher could not create its thread-local state.")
         return key
-    }()
+    }
 
     /// The calling thread's state.
     @inline(__always)
     static var current: ThreadState {
+        let key = runtime.threadStateKey
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
         }

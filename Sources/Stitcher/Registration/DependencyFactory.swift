@@ -46,7 +46,10 @@ struct InjectionArguments: @unchecked Sendable {
     /// The parameters as the tuple `(repeat each P)`; `()` when there are none.
     let values: Any
 
-    static let none = InjectionArguments(types: [], values: ())
+    /// No parameters. Computed rather than stored: building it costs less than the
+    /// lazy-initialization check of a global.
+    @inline(__always)
+    static var none: InjectionArguments { InjectionArguments(types: [], values: ()) }
 
     private init(types: [TypeKey], values: Any) {
         self.types = types

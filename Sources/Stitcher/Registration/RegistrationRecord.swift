@@ -3,7 +3,7 @@
 /// Instances are handled as `AnyObject` in their stored form: the object itself when the
 /// produced type `T` is a class, a `TypedBox<T>` otherwise. Lookups of exactly `T` turn the
 /// stored form back into a `T` without a dynamic cast.
-struct RegistrationRecord: @unchecked Sendable {
+final class RegistrationRecord: @unchecked Sendable {
     let locator: DependencyLocator
     let scope: DependencyScope
     let eagerness: DependencyEagerness

@@ -43,8 +43,7 @@ public enum StitcherConfiguration {
 
     private static let values = Protected(Values())
 
-    /// The instantiation path reads this instead of taking the settings lock.
-    static let detectsCycles = ManagedAtomic<Bool>(RuntimeCycleDetectionAvailability.always.isEnabled)
+
 
     /// Whether registrations are indexed by locator on activation. Unindexed lookups scan
     /// every active registration: only useful to save memory in very small graphs.
@@ -70,7 +69,7 @@ public enum StitcherConfiguration {
         get { values.current.runtimeCycleDetectionAvailability }
         set {
             values.withLock { $0.runtimeCycleDetectionAvailability = newValue }
-            detectsCycles.store(newValue.isEnabled, ordering: .relaxed)
+            runtime.detectsCycles.store(newValue.isEnabled, ordering: .relaxed)
         }
     }
 }

@@ -1,0 +1,24 @@
+import Stitcher
+import Foundation
+
+// A loop over one workload, for profilers (callgrind, perf): swift run -c release Profile <workload>
+final class Single: @unchecked Sendable { init() {} }
+final class Transient: @unchecked Sendable { init() {} }
+DependencyGraph.activate(DependencyContainer {
+    Dependency { Single() }.scope(.singleton)
+    Dependency { Transient() }.scope(.instance)
+    Dependency { Single() }.named("named").scope(.singleton)
+})
+let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
+let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
+let start = Date()
+var sink = 0
+for _ in 0..<iterations {
+    switch workload {
+    case "transient": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Transient.self), to: Int.self)
+    case "named": sink &+= unsafeBitCast(try! DependencyGraph.inject(byName: "named") as Single, to: Int.self)
+    default: sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self)
+    }
+}
+let elapsed = Date().timeIntervalSince(start)
+print("\(workload): \(elapsed / Double(iterations) * 1e9) ns/op (\(sink & 1))")

@@ -1,0 +1,63 @@
+/// The registrations found under one key, in activation and registration order.
+final class EntryList: @unchecked Sendable {
+    let entries: [IndexEntry]
+    /// The only entry, when there is exactly one: the common case, read without touching
+    /// the array.
+    let single: IndexEntry?
+
+    init(_ entries: [IndexEntry]) {
+        self.entries = entries
+        self.single = entries.count == 1 ? entries[0] : nil
+    }
+}
+
+/// An open-addressing hash table from a type's identity to its registrations.
+///
+/// Type identities are metadata addresses: multiplying by a large odd constant spreads them
+/// well enough, which costs a fraction of the SipHash a `Dictionary` would compute.
+struct TypeTable: @unchecked Sendable {
+    private let keys: [UInt]
+    private let lists: [EntryList?]
+    private let mask: Int
+    private let shift: UInt
+
+    init(_ lists: [ObjectIdentifier: [IndexEntry]]) {
+        var capacity = 8
+        while capacity < lists.count * 2 { capacity <<= 1 }
+        var keys = [UInt](repeating: 0, count: capacity)
+        var values = [EntryList?](repeating: nil, count: capacity)
+        let mask = capacity - 1
+        let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
+        for (id, entries) in lists {
+            let key = UInt(bitPattern: Int(bitPattern: id))  // metadata addresses are never 0
+            var index = Self.slot(key, shift: shift, mask: mask)
+            while keys[index] != 0 { index = (index + 1) & mask }
+            keys[index] = key
+            values[index] = EntryList(entries)
+        }
+        self.keys = keys
+        self.lists = values
+        self.mask = mask
+        self.shift = shift
+    }
+
+    @inline(__always)
+    private static func slot(_ key: UInt, shift: UInt, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
+    }
+
+    /// The registrations of the type with identity `id`, or nil.
+    @inline(__always)
+    func lookup(_ id: ObjectIdentifier) -> EntryList? {
+        let key = UInt(bitPattern: Int(bitPattern: id))
+        var index = Self.slot(key, shift: shift, mask: mask)
+        return keys.withUnsafeBufferPointer { keys in
+            while true {
+                let candidate = keys[index]
+                if candidate == key { return lists[index] }
+                if candidate == 0 { return nil }
+                index = (index + 1) & mask
+            }
+        }
+    }
+}

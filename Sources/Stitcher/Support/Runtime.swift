@@ -1,0 +1,20 @@
+import Atomics
+
+/// The process-wide graph, and the counters and switches every lookup reads.
+///
+/// Kept in one global so that a lookup pays for one lazy-initialization check, and as
+/// `UnsafeAtomic`s, whose operations inline to single instructions. Never deallocated.
+struct Runtime: @unchecked Sendable {
+    /// The graph used wherever no isolated graph is bound.
+    let shared = GraphEngine()
+    /// How many isolated graphs are bound right now (see `GraphContext`).
+    let isolatedGraphs = UnsafeAtomic<Int>.create(0)
+    /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
+    let inheritedPaths = UnsafeAtomic<Int>.create(0)
+    /// The thread-local slot of each thread's `ThreadState`.
+    let threadStateKey = ThreadState.makeKey()
+    /// Whether `.instance` instantiations are tracked for cycle detection.
+    let detectsCycles = UnsafeAtomic<Bool>.create(StitcherConfiguration.RuntimeCycleDetectionAvailability.always.isEnabled)
+}
+
+let runtime = Runtime()
