@@ -9,7 +9,11 @@ extension DependencyGraph {
     /// let trackers = try DependencyGraph.inject(byType: [EventTracking].self)
     /// ```
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
-        try GraphContext.resolve(type: TypeKey(D.self), .none)
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0,
+           let object = runtime.shared.publishedObject(ofType: ObjectIdentifier(D.self)) {
+            return unsafeBitCast(object, to: D.self)
+        }
+        return try GraphContext.resolve(type: TypeKey(D.self), .none)
     }
 
     /// Injects the dependency registered under `name`.

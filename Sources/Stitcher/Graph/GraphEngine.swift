@@ -46,6 +46,22 @@ final class GraphEngine: @unchecked Sendable {
         snapshot(state: ThreadState.current)
     }
 
+    /// The published instance of the only registration of type `id`, when it is an object
+    /// of exactly that type and takes no parameters; nil sends the caller the full way.
+    ///
+    /// The path a cached singleton takes: no lock, no allocation, and no reference count
+    /// touched but the returned instance's.
+    @inline(__always)
+    func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
+        guard let state = ThreadState.unretainedCurrent else { return nil }
+        return state._withUnsafeGuaranteedRef { state in
+            guard state.generation == publishedGeneration.load(ordering: .acquiring),
+                  let snapshot = state.unretainedSnapshot
+            else { return nil }
+            return snapshot._withUnsafeGuaranteedRef { $0.publishedObject(ofType: id) }
+        }
+    }
+
     /// The current index snapshot, cached in `state`.
     @inline(__always)
     func snapshot(state cache: ThreadState) -> IndexSnapshot {

@@ -66,6 +66,22 @@ final class IndexSnapshot: @unchecked Sendable {
         isIndexed ? byType.lookup(id) : scan(for: .type(TypeKey(dynamic: Never.self)), typeID: id)
     }
 
+    /// The published instance of the only registration of type `id` when that registration
+    /// takes no parameters and produces objects of exactly that type; nil otherwise.
+    ///
+    /// Runs no user code, so nothing can release what this snapshot holds while it reads:
+    /// everything but the returned instance is read without reference counting.
+    @inline(__always)
+    func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
+        guard isIndexed, let list = byType.unretainedLookup(id) else { return nil }
+        return list._withUnsafeGuaranteedRef { list in
+            guard let entry = list.single else { return nil }
+            let record = entry.record
+            guard record.storesObjects, record.producedType.id == id, record.parameterTypes.isEmpty else { return nil }
+            return entry.slot.publishedInstance
+        }
+    }
+
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {

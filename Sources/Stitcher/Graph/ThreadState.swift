@@ -18,15 +18,21 @@ import Musl
 ///
 /// **Resolution path.** Instantiations nest synchronously on one thread, so the path that
 /// led to the current one is a plain array here: pushing a frame allocates nothing.
+///
+/// Only its own thread touches it, so its properties skip runtime exclusivity checks.
 final class ThreadState {
-    var generation = -1
-    var snapshot: IndexSnapshot?
+    @exclusivity(unchecked) var generation = -1
+    @exclusivity(unchecked) var snapshot: IndexSnapshot? {
+        didSet { unretainedSnapshot = snapshot.map(Unmanaged.passUnretained) }
+    }
+    /// `snapshot`, for reads that must not touch reference counts.
+    @exclusivity(unchecked) private(set) var unretainedSnapshot: Unmanaged<IndexSnapshot>?
     /// Instantiations in progress on this thread, outermost first.
-    var frames: [ResolutionFrame] = []
+    @exclusivity(unchecked) var frames: [ResolutionFrame] = []
     /// The path inherited from the task that started this thread's outermost resolution.
-    var inherited: InheritedResolution?
+    @exclusivity(unchecked) var inherited: InheritedResolution?
     /// The identity of this thread's outermost resolution, made when first needed.
-    var chain: ResolutionChain?
+    @exclusivity(unchecked) var chain: ResolutionChain?
 
     static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
@@ -39,6 +45,12 @@ final class ThreadState {
         }
         precondition(status == 0, "Stitcher could not create its thread-local state.")
         return key
+    }
+
+    /// The calling thread's state, unretained: it lives as long as its thread.
+    @inline(__always)
+    static var unretainedCurrent: Unmanaged<ThreadState>? {
+        pthread_getspecific(runtime.threadStateKey).map { Unmanaged<ThreadState>.fromOpaque($0) }
     }
 
     /// The calling thread's state.

@@ -18,6 +18,8 @@ final class EntryList: @unchecked Sendable {
 struct TypeTable: @unchecked Sendable {
     private let keys: [UInt]
     private let lists: [EntryList?]
+    /// `lists`, unretained: the lock-free path reads them without reference counting.
+    private let unretained: [Unmanaged<EntryList>?]
     private let mask: Int
     private let shift: UInt
 
@@ -37,6 +39,7 @@ struct TypeTable: @unchecked Sendable {
         }
         self.keys = keys
         self.lists = values
+        self.unretained = values.map { $0.map(Unmanaged.passUnretained) }
         self.mask = mask
         self.shift = shift
     }
@@ -44,6 +47,24 @@ struct TypeTable: @unchecked Sendable {
     @inline(__always)
     private static func slot(_ key: UInt, shift: UInt, mask: Int) -> Int {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
+    }
+
+    /// The registrations of the type with identity `id`, unretained (valid while the table
+    /// is), or nil.
+    @inline(__always)
+    func unretainedLookup(_ id: ObjectIdentifier) -> Unmanaged<EntryList>? {
+        let key = UInt(bitPattern: Int(bitPattern: id))
+        var index = Self.slot(key, shift: shift, mask: mask)
+        return keys.withUnsafeBufferPointer { keys in
+            unretained.withUnsafeBufferPointer { lists in
+                while true {
+                    let candidate = keys[index]
+                    if candidate == key { return lists[index] }
+                    if candidate == 0 { return nil }
+                    index = (index + 1) & mask
+                }
+            }
+        }
     }
 
     /// The registrations of the type with identity `id`, or nil.

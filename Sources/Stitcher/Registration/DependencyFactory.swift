@@ -18,6 +18,13 @@ public enum DependencyFactory {
         let make: (InjectionArguments) throws -> T
         let argumentKey: (InjectionArguments) -> ArgumentKey
 
+        /// Creates a provider from a factory closure without parameters.
+        public init(_ factory: @escaping @Sendable () throws -> T) {
+            parameterTypes = []
+            make = { _ in try factory() }
+            argumentKey = { _ in .empty }
+        }
+
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
         public init<each Parameter: Hashable>(
             _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -25,9 +32,15 @@ public enum DependencyFactory {
             var types: [TypeKey] = []
             repeat types.append(TypeKey((each Parameter).self))
             parameterTypes = types
-            make = { arguments in
-                let values = arguments.values as! (repeat each Parameter)
-                return try factory(repeat each values)
+            if types.isEmpty {
+                // Cast the empty tuple once, not on every instantiation.
+                let none = (() as Any) as! (repeat each Parameter)
+                make = { _ in try factory(repeat each none) }
+            } else {
+                make = { arguments in
+                    let values = arguments.values as! (repeat each Parameter)
+                    return try factory(repeat each values)
+                }
             }
             argumentKey = { arguments in
                 guard !types.isEmpty else { return .empty }
