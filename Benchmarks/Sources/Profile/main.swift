@@ -11,6 +11,22 @@ DependencyGraph.activate(DependencyContainer {
 })
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
+final class Wide: @unchecked Sendable { init() {} }
+if workload == "activate" {
+    let names = (0..<100_000).map { "service-\($0)" }
+    for _ in 0..<3 {
+        let start = Date()
+        let container = DependencyContainer {
+            for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
+        }
+        let built = Date()
+        _ = container
+        DependencyGraph.activate(container)
+        print("build+activate: \(Date().timeIntervalSince(start) * 1000) ms (container init \(built.timeIntervalSince(start) * 1000) ms)")
+        DependencyGraph.deactivate(container)
+    }
+    exit(0)
+}
 let start = Date()
 var sink = 0
 for _ in 0..<iterations {

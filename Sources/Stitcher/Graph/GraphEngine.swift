@@ -139,23 +139,26 @@ final class GraphEngine: @unchecked Sendable {
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
     private func publishLocked(_ garbage: inout [Any]) {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
-        var winners: [RegistrationIdentity: (container: Int, record: Int)] = [:]
-        let total = active.reduce(0) { $0 + $1.records.count }
-        winners.reserveCapacity(total)
-        for (containerIndex, container) in active.enumerated() {
-            for (recordIndex, record) in container.records.enumerated() {
-                winners[record.identity] = (containerIndex, recordIndex)
-            }
-        }
+        // Each container already settled its own duplicates; across containers, the later
+        // activated one wins.
         var entries: [IndexEntry] = []
-        entries.reserveCapacity(winners.count)
-        for (containerIndex, container) in active.enumerated() {
-            for (recordIndex, record) in container.records.enumerated() {
-                guard let winner = winners[record.identity],
-                      winner.container == containerIndex, winner.record == recordIndex,
-                      let slot = container.slots[record.identity]
-                else { continue }
+        entries.reserveCapacity(active.reduce(0) { $0 + $1.winners.count })
+        if active.count == 1 {
+            let container = active[0]
+            for (record, slot) in zip(container.winners, container.winnerSlots) {
                 entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
+            }
+        } else {
+            var latest: [IdentityKey: Int] = [:]
+            latest.reserveCapacity(entries.capacity)
+            for (containerIndex, container) in active.enumerated() {
+                for record in container.winners { latest[IdentityKey(record)] = containerIndex }
+            }
+            for (containerIndex, container) in active.enumerated() {
+                for (record, slot) in zip(container.winners, container.winnerSlots)
+                where latest[IdentityKey(record)] == containerIndex {
+                    entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
+                }
             }
         }
         garbage.append(current)
@@ -241,7 +244,7 @@ final class GraphEngine: @unchecked Sendable {
     }
 
     /// Gives a managed registration a fresh slot, so its next injection builds a new instance.
-    func resetManagedScope(of identity: RegistrationIdentity, in record: ActiveContainer) {
+    func resetManagedScope(of identity: IdentityKey, in record: ActiveContainer) {
         let changed: Bool = mutate { garbage in
             guard active.contains(where: { $0 === record }),
                   let old = record.resetSlot(for: identity)
@@ -266,7 +269,7 @@ final class GraphEngine: @unchecked Sendable {
     private func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
         current.entries.filter { entry in
             entry.record.eagerness == .eager && entry.record.parameterTypes.isEmpty
-                && record.slots[entry.record.identity] === entry.slot
+                && entry.owner == ObjectIdentifier(record)
         }
     }
 
@@ -288,8 +291,12 @@ final class GraphEngine: @unchecked Sendable {
 final class ActiveContainer: @unchecked Sendable {
     let container: DependencyContainer
     private(set) var records: [RegistrationRecord] = []
-    private(set) var slots: [RegistrationIdentity: InstanceSlot] = [:]
-    private var receipts: [RegistrationIdentity: any ManagedDependencyScopeReceipt] = [:]
+    private(set) var slots: [IdentityKey: InstanceSlot] = [:]
+    /// The records that win within this container (the last of each identity), in order,
+    /// and their slots.
+    private(set) var winners: [RegistrationRecord] = []
+    private(set) var winnerSlots: [InstanceSlot] = []
+    private var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
 
     init(_ container: DependencyContainer) { self.container = container }
 
@@ -297,17 +304,26 @@ final class ActiveContainer: @unchecked Sendable {
     /// are still registered; returns what it replaced, for the caller to release after
     /// unlocking. Caller holds the graph's lock.
     func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
-        let replaced: Any = (self.records, self.slots)
+        let replaced: Any = (self.records, self.slots, self.winners, self.winnerSlots)
         self.records = records
-        var slots: [RegistrationIdentity: InstanceSlot] = [:]
-        var receipts: [RegistrationIdentity: any ManagedDependencyScopeReceipt] = [:]
+        var slots: [IdentityKey: InstanceSlot] = [:]
+        slots.reserveCapacity(records.count)
+        var position: [IdentityKey: Int] = [:]
+        position.reserveCapacity(records.count)
+        var winners: [RegistrationRecord?] = []
+        winners.reserveCapacity(records.count)
+        var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
         for record in records {
-            slots[record.identity] = self.slots[record.identity] ?? slots[record.identity] ?? InstanceSlot()
-            if case .managed(let provider) = record.scope, receipts[record.identity] == nil {
-                if let receipt = self.receipts.removeValue(forKey: record.identity) {
-                    receipts[record.identity] = receipt
+            let key = IdentityKey(record)
+            if let earlier = position[key] { winners[earlier] = nil }
+            position[key] = winners.count
+            winners.append(record)
+            if slots[key] == nil { slots[key] = self.slots[key] ?? InstanceSlot() }
+            if case .managed(let provider) = record.scope, receipts[key] == nil {
+                if let receipt = self.receipts.removeValue(forKey: key) {
+                    receipts[key] = receipt
                 } else {
-                    let identity = record.identity
+                    let identity = key
                     receipts[identity] = provider.onScopeInvalidated { [unowned graph, weak self] in
                         // A receipt cancelled on deactivation leaves `self` nil; the graph
                         // outlives its active containers.
@@ -318,6 +334,8 @@ final class ActiveContainer: @unchecked Sendable {
             }
         }
         for receipt in self.receipts.values { receipt.cancel() }
+        self.winners = winners.compactMap { $0 }
+        self.winnerSlots = self.winners.map { slots[IdentityKey($0)]! }
         self.slots = slots
         self.receipts = receipts
         return replaced
@@ -325,9 +343,11 @@ final class ActiveContainer: @unchecked Sendable {
 
     /// Replaces the slot of a managed registration and returns the old one; nil when the
     /// registration is no longer there.
-    func resetSlot(for identity: RegistrationIdentity) -> InstanceSlot? {
+    func resetSlot(for identity: IdentityKey) -> InstanceSlot? {
         guard let old = slots[identity] else { return nil }
-        slots[identity] = InstanceSlot()
+        let fresh = InstanceSlot()
+        slots[identity] = fresh
+        for index in winnerSlots.indices where winnerSlots[index] === old { winnerSlots[index] = fresh }
         return old
     }
 
@@ -337,5 +357,7 @@ final class ActiveContainer: @unchecked Sendable {
         receipts.removeAll()
         slots.removeAll()
         records.removeAll()
+        winners.removeAll()
+        winnerSlots.removeAll()
     }
 }

@@ -37,25 +37,28 @@ final class IndexSnapshot: @unchecked Sendable {
         self.generation = generation
         self.entries = entries
         self.isIndexed = indexed
-        var byType: [ObjectIdentifier: [IndexEntry]] = [:]
-        var byName: [String: [IndexEntry]] = [:]
-        var byValue: [AnyHashable: [IndexEntry]] = [:]
+        var byType: [ObjectIdentifier: EntryList] = [:]
+        var byName: [String: EntryList] = [:]
+        var byValue: [AnyHashable: EntryList] = [:]
+        func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
+            if let list = table[key] { list.append(entry) } else { table[key] = EntryList(entry) }
+        }
         if indexed {
             byName.reserveCapacity(capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
-                    for type in types { byType[type.id, default: []].append(entry) }
+                    for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    byName[name, default: []].append(entry)
+                    add(entry, name, to: &byName)
                 case .value(let value):
-                    byValue[value, default: []].append(entry)
+                    add(entry, value, to: &byValue)
                 }
             }
         }
         self.byType = TypeTable(byType)
-        self.byName = byName.mapValues(EntryList.init)
-        self.byValue = byValue.mapValues(EntryList.init)
+        self.byName = byName
+        self.byValue = byValue
     }
 
     static let empty = IndexSnapshot(generation: 0, entries: [], indexed: true, capacity: 0)
@@ -113,6 +116,6 @@ final class IndexSnapshot: @unchecked Sendable {
             default: false
             }
         }
-        return found.isEmpty ? nil : EntryList(found)
+        return EntryList(found)
     }
 }

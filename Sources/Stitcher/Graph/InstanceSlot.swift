@@ -14,7 +14,10 @@ import Atomics
 /// nothing stored, and the waiters try again.
 final class InstanceSlot: @unchecked Sendable {
     private let published = UnsafeAtomicLazyReference<AnyObject>.create()
-    private let lock = Lock()
+    /// Shared with other slots: waiters are woken by any slot's broadcast and re-check.
+    private var lock: Lock {
+        runtime.slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 63]
+    }
     private var stored: [ArgumentKey: Stored] = [:]
     private var builders: [ArgumentKey: ResolutionChain] = [:]
 

@@ -1,14 +1,25 @@
 /// The registrations found under one key, in activation and registration order.
+///
+/// Built while the index is, then never changed.
 final class EntryList: @unchecked Sendable {
-    let entries: [IndexEntry]
-    /// The only entry, when there is exactly one: the common case, read without touching
-    /// the array.
-    let single: IndexEntry?
+    private let first: IndexEntry
+    private var others: [IndexEntry] = []
 
-    init(_ entries: [IndexEntry]) {
-        self.entries = entries
-        self.single = entries.count == 1 ? entries[0] : nil
+    init(_ first: IndexEntry) { self.first = first }
+
+    convenience init?(_ entries: [IndexEntry]) {
+        guard let first = entries.first else { return nil }
+        self.init(first)
+        others = Array(entries.dropFirst())
     }
+
+    func append(_ entry: IndexEntry) { others.append(entry) }
+
+    /// The only entry, when there is exactly one: the common case, with no array to read.
+    @inline(__always)
+    var single: IndexEntry? { others.isEmpty ? first : nil }
+
+    var entries: [IndexEntry] { [first] + others }
 }
 
 /// An open-addressing hash table from a type's identity to its registrations.
@@ -23,19 +34,19 @@ struct TypeTable: @unchecked Sendable {
     private let mask: Int
     private let shift: UInt
 
-    init(_ lists: [ObjectIdentifier: [IndexEntry]]) {
+    init(_ lists: [ObjectIdentifier: EntryList]) {
         var capacity = 8
         while capacity < lists.count * 2 { capacity <<= 1 }
         var keys = [UInt](repeating: 0, count: capacity)
         var values = [EntryList?](repeating: nil, count: capacity)
         let mask = capacity - 1
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        for (id, entries) in lists {
+        for (id, list) in lists {
             let key = UInt(bitPattern: Int(bitPattern: id))  // metadata addresses are never 0
             var index = Self.slot(key, shift: shift, mask: mask)
             while keys[index] != 0 { index = (index + 1) & mask }
             keys[index] = key
-            values[index] = EntryList(entries)
+            values[index] = list
         }
         self.keys = keys
         self.lists = values

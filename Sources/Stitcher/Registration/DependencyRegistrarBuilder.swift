@@ -2,9 +2,46 @@
 ///
 /// You don't create it yourself: it is what a ``DependencyRegistrarBuilder`` closure returns.
 public struct DependencyRegistrar: Sendable {
-    var records: [RegistrationRecord]
+    /// One registration is kept without an array: a `for` loop over thousands of
+    /// registrations would otherwise allocate an array for each.
+    private enum Storage: Sendable {
+        case none
+        case one(RegistrationRecord)
+        case many([RegistrationRecord])
+    }
 
-    init(_ records: [RegistrationRecord] = []) { self.records = records }
+    private let storage: Storage
+
+    init(_ records: [RegistrationRecord] = []) {
+        switch records.count {
+        case 0: storage = .none
+        case 1: storage = .one(records[0])
+        default: storage = .many(records)
+        }
+    }
+
+    init(_ record: RegistrationRecord) { storage = .one(record) }
+
+    init(joining parts: [DependencyRegistrar]) {
+        var records: [RegistrationRecord] = []
+        records.reserveCapacity(parts.count)
+        for part in parts {
+            switch part.storage {
+            case .none: break
+            case .one(let record): records.append(record)
+            case .many(let many): records.append(contentsOf: many)
+            }
+        }
+        self.init(records)
+    }
+
+    var records: [RegistrationRecord] {
+        switch storage {
+        case .none: []
+        case .one(let record): [record]
+        case .many(let records): records
+        }
+    }
 }
 
 /// The result builder of ``DependencyContainer`` and ``DependencyGroup``.
@@ -29,7 +66,7 @@ public struct DependencyRegistrar: Sendable {
 @resultBuilder
 public enum DependencyRegistrarBuilder {
     public static func buildExpression(_ representation: some DependencyRepresenting) -> DependencyRegistrar {
-        DependencyRegistrar([RegistrationRecord(representation)])
+        DependencyRegistrar(RegistrationRecord(representation))
     }
 
     public static func buildExpression(_ group: DependencyGroup) -> DependencyRegistrar {
@@ -48,7 +85,7 @@ public enum DependencyRegistrarBuilder {
     public static func buildExpression<T>(
         _ expression: @autoclosure @escaping @Sendable () -> T
     ) -> DependencyRegistrar {
-        DependencyRegistrar([RegistrationRecord(Dependency<T> { expression() })])
+        DependencyRegistrar(RegistrationRecord(Dependency<T> { expression() }))
     }
 
     /// Statements such as `print(…)` register nothing.
@@ -57,11 +94,11 @@ public enum DependencyRegistrarBuilder {
     }
 
     public static func buildBlock(_ components: DependencyRegistrar...) -> DependencyRegistrar {
-        DependencyRegistrar(components.flatMap(\.records))
+        components.count == 1 ? components[0] : DependencyRegistrar(joining: components)
     }
 
     public static func buildArray(_ components: [DependencyRegistrar]) -> DependencyRegistrar {
-        DependencyRegistrar(components.flatMap(\.records))
+        DependencyRegistrar(joining: components)
     }
 
     public static func buildOptional(_ component: DependencyRegistrar?) -> DependencyRegistrar {

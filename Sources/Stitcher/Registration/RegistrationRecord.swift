@@ -113,6 +113,21 @@ struct RegistrationIdentity: Hashable, Sendable {
     }
 }
 
+/// A registration's identity as a dictionary key: hashed by the precomputed identity hash,
+/// so building an index copies a reference instead of the identity's payload.
+struct IdentityKey: Hashable, @unchecked Sendable {
+    let record: RegistrationRecord
+
+    init(_ record: RegistrationRecord) { self.record = record }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(record.identityHash) }
+
+    static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool {
+        lhs.record === rhs.record
+            || (lhs.record.identityHash == rhs.record.identityHash && lhs.record.identity == rhs.record.identity)
+    }
+}
+
 /// One key under which the index finds registrations.
 enum LookupKey: Hashable, @unchecked Sendable {
     case name(String)

@@ -13,6 +13,9 @@ struct Runtime: @unchecked Sendable {
     let inheritedPaths = UnsafeAtomic<Int>.create(0)
     /// The thread-local slot of each thread's `ThreadState`.
     let threadStateKey = ThreadState.makeKey()
+    /// The locks instance slots share, chosen by slot address: a lock per slot would cost two
+    /// allocations per registration, and slots hold their lock only for a few instructions.
+    let slotLocks: [Lock] = (0..<64).map { _ in Lock() }
     /// Whether `.instance` instantiations are tracked for cycle detection.
     let detectsCycles = UnsafeAtomic<Bool>.create(StitcherConfiguration.RuntimeCycleDetectionAvailability.always.isEnabled)
 }
