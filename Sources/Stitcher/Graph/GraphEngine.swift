@@ -149,14 +149,14 @@ final class GraphEngine: @unchecked Sendable {
                 entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
             }
         } else {
-            var latest: [IdentityKey: Int] = [:]
-            latest.reserveCapacity(entries.capacity)
+            // A registration wins unless a later container registers its identity: looked up
+            // in the later containers' own slot tables, so the last (often largest)
+            // container's registrations cost no lookup at all.
             for (containerIndex, container) in active.enumerated() {
-                for record in container.winners { latest[IdentityKey(record)] = containerIndex }
-            }
-            for (containerIndex, container) in active.enumerated() {
-                for (record, slot) in zip(container.winners, container.winnerSlots)
-                where latest[IdentityKey(record)] == containerIndex {
+                let later = active[(containerIndex + 1)...]
+                for (record, slot) in zip(container.winners, container.winnerSlots) {
+                    let key = IdentityKey(record)
+                    guard !later.contains(where: { $0.slots[key] != nil }) else { continue }
                     entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
                 }
             }
@@ -308,17 +308,24 @@ final class ActiveContainer: @unchecked Sendable {
         self.records = records
         var slots: [IdentityKey: InstanceSlot] = [:]
         slots.reserveCapacity(records.count)
-        var position: [IdentityKey: Int] = [:]
-        position.reserveCapacity(records.count)
         var winners: [RegistrationRecord?] = []
         winners.reserveCapacity(records.count)
+        var winnerSlots: [InstanceSlot] = []
+        winnerSlots.reserveCapacity(records.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
         for record in records {
             let key = IdentityKey(record)
-            if let earlier = position[key] { winners[earlier] = nil }
-            position[key] = winners.count
+            let slot: InstanceSlot
+            if let existing = slots[key] {
+                // A later line with the same identity replaces the earlier one.
+                slot = existing
+                if let earlier = winners.lastIndex(where: { $0.map(IdentityKey.init) == key }) { winners[earlier] = nil }
+            } else {
+                slot = self.slots[key] ?? InstanceSlot()
+                slots[key] = slot
+            }
             winners.append(record)
-            if slots[key] == nil { slots[key] = self.slots[key] ?? InstanceSlot() }
+            winnerSlots.append(slot)
             if case .managed(let provider) = record.scope, receipts[key] == nil {
                 if let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
@@ -335,7 +342,7 @@ final class ActiveContainer: @unchecked Sendable {
         }
         for receipt in self.receipts.values { receipt.cancel() }
         self.winners = winners.compactMap { $0 }
-        self.winnerSlots = self.winners.map { slots[IdentityKey($0)]! }
+        self.winnerSlots = zip(winners, winnerSlots).compactMap { $0.0 == nil ? nil : $0.1 }
         self.slots = slots
         self.receipts = receipts
         return replaced
