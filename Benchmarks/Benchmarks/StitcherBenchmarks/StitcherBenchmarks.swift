@@ -127,6 +127,12 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 2,
         scalingFactor: .one, maxDuration: .seconds(2), maxIterations: 200
     )
+    Benchmark("8 baseline stored closure, 1 thread × 100k", configuration: threaded) { benchmark in
+        runOnThreads(1, iterations: 100_000) { blackHole(storedClosure()) }
+    }
+    Benchmark("8 baseline stored closure, 2 threads × 100k", configuration: threaded) { benchmark in
+        runOnThreads(2, iterations: 100_000) { blackHole(storedClosure()) }
+    }
     Benchmark("8 singleton, 1 thread × 100k", configuration: threaded) { benchmark in
         runOnThreads(1, iterations: 100_000) { blackHole(try? DependencyGraph.inject(byType: SingletonService.self)) }
     }

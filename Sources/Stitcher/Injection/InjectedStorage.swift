@@ -11,15 +11,23 @@ import Glibc
 import Musl
 #endif
 
+import Atomics
+
 /// The shared, thread-safe state behind an ``Injected`` property.
 ///
 /// The first read resolves the value exactly once, even when many threads read at the same
-/// time; later reads return the kept value.
+/// time. The first value is then published through a set-once atomic reference, so reads
+/// take no lock; once the value has been reloaded, reads go through the lock.
 final class InjectedStorage<Value>: @unchecked Sendable {
     private let resolver: @Sendable () throws -> Value
     private let file: StaticString
     private let line: UInt
-    private let lock = Lock()
+    private let firstValue = UnsafeAtomicLazyReference<ValueBox<Value>>.create()
+    private let isReloaded = UnsafeAtomic<Bool>.create(false)
+    /// Shared with other storages and slots; held only for a few instructions.
+    private var lock: Lock {
+        runtime.slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 63]
+    }
     private var value: Value?
     private var loadingThread: pthread_t?
     private var subscription: AnyCancellable?
@@ -30,11 +38,18 @@ final class InjectedStorage<Value>: @unchecked Sendable {
         self.line = line
     }
 
-    deinit { subscription?.cancel() }
+    deinit {
+        subscription?.cancel()
+        firstValue.destroy()
+        isReloaded.destroy()
+    }
 
     /// The kept value, resolving it on first use; a failure stops the program naming the
     /// property's declaration.
     var wrappedValue: Value {
+        if !isReloaded.load(ordering: .acquiring), let box = firstValue.load() {
+            return box.value
+        }
         do {
             return try load(forcingReload: false)
         } catch {
@@ -87,6 +102,11 @@ final class InjectedStorage<Value>: @unchecked Sendable {
         do {
             let resolved = try resolver()
             lock.withLock {
+                if value != nil {
+                    isReloaded.store(true, ordering: .releasing)
+                } else {
+                    _ = firstValue.storeIfNilThenLoad(ValueBox(resolved))
+                }
                 value = resolved
                 loadingThread = nil
                 lock.broadcast()
@@ -104,4 +124,10 @@ final class InjectedStorage<Value>: @unchecked Sendable {
     private func isEmptyValue(_ value: Value) -> Bool {
         (value as? any InjectableWrapper)?.isEmptyInjection ?? false
     }
+}
+
+/// A resolved value behind a class reference, for atomic publication.
+final class ValueBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
