@@ -18,7 +18,11 @@ extension DependencyGraph {
 
     /// Injects the dependency registered under `name`.
     public static func inject<D>(byName name: String) throws -> D {
-        try GraphContext.resolve(.name(name), .none)
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0,
+           let object = runtime.shared.publishedObject(named: name, as: ObjectIdentifier(D.self)) {
+            return unsafeBitCast(object, to: D.self)
+        }
+        return try GraphContext.resolve(.name(name), .none)
     }
 
     /// Injects the dependency associated with a `Hashable` value.

@@ -53,12 +53,25 @@ final class GraphEngine: @unchecked Sendable {
     /// touched but the returned instance's.
     @inline(__always)
     func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
+        withCachedSnapshot { $0.publishedObject(ofType: id) }
+    }
+
+    /// `publishedObject(ofType:)` for a registration located by name.
+    @inline(__always)
+    func publishedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
+        withCachedSnapshot { $0.publishedObject(named: name, as: id) }
+    }
+
+    /// Runs `body` with the calling thread's cached snapshot when it is current, without
+    /// touching reference counts; nil when it is not current.
+    @inline(__always)
+    private func withCachedSnapshot(_ body: (IndexSnapshot) -> AnyObject?) -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return state._withUnsafeGuaranteedRef { state in
             guard state.generation == publishedGeneration.load(ordering: .acquiring),
                   let snapshot = state.unretainedSnapshot
             else { return nil }
-            return snapshot._withUnsafeGuaranteedRef { $0.publishedObject(ofType: id) }
+            return snapshot._withUnsafeGuaranteedRef(body)
         }
     }
 

@@ -30,6 +30,8 @@ final class IndexSnapshot: @unchecked Sendable {
     let entries: [IndexEntry]
     private let byType: TypeTable
     private let byName: [String: EntryList]
+    /// `byName`, unretained, for the lock-free path.
+    private let unretainedByName: [String: Unmanaged<EntryList>]
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
 
@@ -58,6 +60,7 @@ final class IndexSnapshot: @unchecked Sendable {
         }
         self.byType = TypeTable(byType)
         self.byName = byName
+        self.unretainedByName = byName.mapValues(Unmanaged.passUnretained)
         self.byValue = byValue
     }
 
@@ -77,7 +80,20 @@ final class IndexSnapshot: @unchecked Sendable {
     @inline(__always)
     func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
         guard isIndexed, let list = byType.unretainedLookup(id) else { return nil }
-        return list._withUnsafeGuaranteedRef { list in
+        return Self.publishedObject(in: list, as: id)
+    }
+
+    /// The published instance of the only registration named `name`, under the same
+    /// conditions as `publishedObject(ofType:)`, for a request of the type with identity `id`.
+    @inline(__always)
+    func publishedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
+        guard isIndexed, let list = unretainedByName[name] else { return nil }
+        return Self.publishedObject(in: list, as: id)
+    }
+
+    @inline(__always)
+    private static func publishedObject(in list: Unmanaged<EntryList>, as id: ObjectIdentifier) -> AnyObject? {
+        list._withUnsafeGuaranteedRef { list in
             guard let entry = list.single else { return nil }
             let record = entry.record
             guard record.storesObjects, record.producedType.id == id, record.parameterTypes.isEmpty else { return nil }
