@@ -12,6 +12,27 @@ DependencyGraph.activate(DependencyContainer {
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
+/// Resident memory in bytes, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    return (Int(text.split(separator: " ")[1]) ?? 0) * 4096
+}
+if workload == "memory" {
+    let names = (0..<100_000).map { "service-\($0)" }
+    var dictionary: [String: () -> Wide] = [:]
+    let beforeDictionary = residentBytes()
+    for name in names { dictionary[name] = { Wide() } }
+    let dictionaryBytes = residentBytes() - beforeDictionary
+    let before = residentBytes()
+    let container = DependencyContainer {
+        for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
+    }
+    DependencyGraph.activate(container)
+    let after = residentBytes()
+    print("Stitcher: \((after - before) / names.count) bytes per registration; [String: closure]: \(dictionaryBytes / names.count) bytes per entry")
+    withExtendedLifetime((dictionary, container)) {}
+    exit(0)
+}
 if workload == "activate" {
     let names = (0..<100_000).map { "service-\($0)" }
     for _ in 0..<3 {
