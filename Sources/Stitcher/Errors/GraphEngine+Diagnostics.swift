@@ -12,6 +12,7 @@ extension GraphEngine {
             detail = .mismatchedType(given[position].description, expected: expected[position].description, position: position)
         }
         InjectionDiagnostics.record(candidates.map(\.record.summary), for: key.context)
+        InjectionDiagnostics.recordChain(for: key.context)
         return .invalidDependencyParameters(key.context, detail, parameters: arguments.typeNames)
     }
 
@@ -20,6 +21,7 @@ extension GraphEngine {
     func missing(_ key: LookupKey, _ arguments: InjectionArguments) -> InjectionError {
         let nearby = nearestRegistrations(to: key)
         InjectionDiagnostics.record(nearby, for: key.context)
+        InjectionDiagnostics.recordChain(for: key.context)
         return .missingDependency(key.context)
     }
 

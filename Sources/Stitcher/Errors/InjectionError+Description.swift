@@ -24,15 +24,33 @@ extension InjectionError {
     public var errorDescription: String? { description }
 
     public var failureReason: String? {
+        var reasons: [String] = []
         switch self {
         case .missingDependency(let context):
             let nearby = InjectionDiagnostics.candidates(for: context)
-            guard !nearby.isEmpty else { return "No active container registers \(context)." }
-            return "Nearest registrations: \(nearby.joined(separator: "; "))."
+            reasons.append(nearby.isEmpty
+                ? "No active container registers \(context)."
+                : "Nearest registrations: \(nearby.joined(separator: "; ")).")
         case .multipleDependencies(let context):
             let found = InjectionDiagnostics.candidates(for: context)
-            guard !found.isEmpty else { return nil }
-            return "Candidates: \(found.joined(separator: "; "))."
+            if !found.isEmpty { reasons.append("Candidates: \(found.joined(separator: "; ")).") }
+        default:
+            break
+        }
+        if let chain = neededBy, !chain.isEmpty {
+            reasons.append("Needed while instantiating \(chain.map(\.description).joined(separator: " -> ")).")
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: " ")
+    }
+
+    /// The instantiations in progress, outermost first, when this error was thrown inside a
+    /// factory: which dependency failed while building which. Nil for errors thrown by a
+    /// top-level injection.
+    public var neededBy: [DependencyContext]? {
+        switch self {
+        case .missingDependency(let context), .multipleDependencies(let context),
+             .invalidDependencyParameters(let context, _, _):
+            return InjectionDiagnostics.chain(for: context)
         default:
             return nil
         }
@@ -76,6 +94,7 @@ extension InjectionError {
 /// `failureReason` and `recoverySuggestion`.
 enum InjectionDiagnostics {
     private static let table = Protected<[InjectionError.DependencyContext: [String]]>([:])
+    private static let chains = Protected<[InjectionError.DependencyContext: [InjectionError.DependencyContext]]>([:])
     private static let capacity = 512
 
     static func record(_ candidates: [String], for context: InjectionError.DependencyContext) {
@@ -87,5 +106,19 @@ enum InjectionDiagnostics {
 
     static func candidates(for context: InjectionError.DependencyContext) -> [String] {
         table.withLock { $0[context] ?? [] }
+    }
+
+    /// Records the instantiations in progress on the calling thread when a request for
+    /// `context` failed (none for a top-level request).
+    static func recordChain(for context: InjectionError.DependencyContext) {
+        let chain = ThreadState.current.frames.map(\.context)
+        chains.withLock { chains in
+            if chains.count >= capacity { chains.removeAll(keepingCapacity: true) }
+            chains[context] = chain.isEmpty ? nil : chain
+        }
+    }
+
+    static func chain(for context: InjectionError.DependencyContext) -> [InjectionError.DependencyContext]? {
+        chains.withLock { $0[context] }
     }
 }

@@ -77,6 +77,7 @@ extension GraphEngine {
             throw missing(key, arguments)
         default:
             InjectionDiagnostics.record(matching.map(\.record.summary), for: key.context)
+            InjectionDiagnostics.recordChain(for: key.context)
             throw InjectionError.multipleDependencies(key.context)
         }
     }
@@ -168,6 +169,9 @@ extension GraphEngine {
         if state.frames.isEmpty {
             state.inherited = inherited
             state.chain = chain ?? inherited?.chain
+        } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
+            let path = state.frames.map(\.context) + [entry.record.locator.context]
+            throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
         }
         state.frames.append(ResolutionFrame(entry: entry, arguments: arguments))
         defer {

@@ -33,6 +33,8 @@ final class ThreadState {
     @exclusivity(unchecked) var inherited: InheritedResolution?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
+    /// The lowest address of this thread's stack (see `StackGuard`).
+    let stackLimit = StackGuard.lowestAddress()
 
     static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()

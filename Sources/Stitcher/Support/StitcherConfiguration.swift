@@ -13,9 +13,9 @@ public enum StitcherConfiguration {
     public enum RuntimeCycleDetectionAvailability: Hashable, Sendable {
         /// In every build.
         case always
-        /// Never for `.instance` dependencies, whose instantiations are then not tracked at
-        /// all (a cycle of them recurses until the stack overflows). Stored scopes are
-        /// always checked, since their creation would otherwise wait for itself.
+        /// Never for `.instance` dependencies: a cycle of them recurses until the stack
+        /// guard stops it with ``ResolutionTooDeep``. Stored scopes are always checked,
+        /// since their creation would otherwise wait for itself.
         case never
         /// Only in builds compiled with the `DEBUG` condition.
         case debugOnly
