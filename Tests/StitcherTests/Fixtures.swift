@@ -70,3 +70,9 @@ final class Barrier: @unchecked Sendable {
         while arrivals < parties, condition.wait(until: deadline) {}
     }
 }
+
+/// Hands a thread-safe value that is not marked `Sendable` (a subject) to other threads.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

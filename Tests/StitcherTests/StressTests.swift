@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import Stitcher
+import StitcherTesting
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// Iteration counts scale with `STITCHER_STRESS_SCALE` (CI lowers it under sanitizers).
+let stressScale: Double = ProcessInfo.processInfo.environment["STITCHER_STRESS_SCALE"].flatMap(Double.init) ?? 1
+
+func scaled(_ count: Int) -> Int { max(1, Int(Double(count) * stressScale)) }
+
+private final class Built: @unchecked Sendable {
+    let generation: Int
+    init(generation: Int) { self.generation = generation }
+}
+
+/// Counts builds per key, from any thread.
+private final class BuildLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func record(_ key: String) {
+        lock.lock(); counts[key, default: 0] += 1; lock.unlock()
+    }
+
+    func count(_ key: String) -> Int {
+        lock.lock(); defer { lock.unlock() }; return counts[key, default: 0]
+    }
+}
+
+@Suite(.isolatedDependencyGraph)
+struct StressTests {
+    @Test func firstCreationRacesBuildEachScopeOnce() throws {
+        let log = BuildLog()
+        let scope = PassthroughSubject<Void, Never>()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in log.record("singleton"); return Built(generation: 0) }
+                .named("singleton").scope(.singleton)
+            Dependency { () -> Built in log.record("managed"); return Built(generation: 0) }
+                .named("managed").scope(.managed(by: scope))
+            Dependency { () -> Built in log.record("shared"); return Built(generation: 0) }
+                .named("shared").scope(.shared)
+        })
+        let rounds = scaled(40)
+        for _ in 0..<rounds {
+            let seen = InstanceSet()
+            let holders = Protected<[Built]>([])
+            let finished = onThreads(8, timeout: 30) { index in
+                let name = ["singleton", "managed", "shared"][index % 3]
+                if let built = try? DependencyGraph.inject(byName: name) as Built {
+                    seen.insert(built)
+                    holders.withLock { $0.append(built) }
+                }
+            }
+            #expect(finished)
+            #expect(seen.total == 8)
+            #expect(seen.count == 3, "one instance per scope")
+        }
+        #expect(log.count("singleton") == 1)
+        #expect(log.count("managed") == 1)
+        #expect(log.count("shared") <= rounds, "at most once per round, while held")
+    }
+
+    @Test func tasksRacingOnFirstCreation() async throws {
+        let log = BuildLog()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in log.record("task"); return Built(generation: 0) }.scope(.singleton)
+        })
+        let identifiers = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<scaled(64) {
+                group.addTask { ObjectIdentifier(try DependencyGraph.inject(byType: Built.self)) }
+            }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(identifiers.count == 1)
+        #expect(log.count("task") == 1)
+    }
+
+    @Test func managedResetsDuringResolutionBuildOncePerScopeLifetime() throws {
+        let scope = Unchecked(PassthroughSubject<Void, Never>())
+        let generation = Counter()
+        let log = BuildLog()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in
+                let current = generation.value
+                log.record("\(current)")
+                return Built(generation: current)
+            }.scope(.managed(by: scope.value))
+        })
+        let stop = Flag(false)
+        let failures = Counter()
+        let finished = onThreads(4, timeout: 60) { index in
+            if index == 0 {
+                for _ in 0..<scaled(200) {
+                    generation.increment()
+                    scope.value.send()
+                }
+                stop.isOn = true
+            } else {
+                while !stop.isOn {
+                    if (try? DependencyGraph.inject(byType: Built.self)) == nil { failures.increment() }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.value == 0)
+        for value in 0...generation.value {
+            #expect(log.count("\(value)") <= 1, "generation \(value) built at most once")
+        }
+    }
+
+    @Test func churnOfActivationDeactivationAndInvalidationNeverDisturbsStableResolution() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Built(generation: -1) }.named("stable").scope(.singleton)
+        })
+        let stable: Built = try DependencyGraph.inject(byName: "stable")
+        let subject = Unchecked(PassthroughSubject<Void, Never>())
+        let flag = Flag(false)
+        let churned = DependencyContainer {
+            if flag.isOn { Dependency { Built(generation: 1) }.named("conditional") }
+            Dependency { Built(generation: 2) }.named("churned")
+        }
+        .invalidated(tracking: subject.value)
+        let stop = Flag(false)
+        let failures = Counter()
+        let wrong = Counter()
+        let finished = onThreads(4, timeout: 60) { index in
+            switch index {
+            case 0:
+                for round in 0..<scaled(300) {
+                    DependencyGraph.activate(churned)
+                    flag.isOn = round.isMultiple(of: 2)
+                    subject.value.send()
+                    DependencyGraph.deactivate(churned)
+                }
+                stop.isOn = true
+            default:
+                while !stop.isOn {
+                    do {
+                        let built: Built = try DependencyGraph.inject(byName: "stable")
+                        if built !== stable { wrong.increment() }
+                        _ = try? DependencyGraph.inject(byName: "conditional") as Built
+                    } catch {
+                        failures.increment()
+                    }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.value == 0)
+        #expect(wrong.value == 0)
+    }
+
+    @Test func injectedPropertiesFirstReadFromManyThreads() {
+        let log = BuildLog()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in log.record("property"); return Built(generation: 0) }.scope(.instance)
+        })
+        final class Holder: @unchecked Sendable { @Injected var built: Built }
+        for _ in 0..<scaled(50) {
+            let holder = Holder()
+            let seen = InstanceSet()
+            #expect(onThreads(6, timeout: 30) { _ in seen.insert(holder.built) })
+            #expect(seen.count == 1)
+        }
+        #expect(log.count("property") == scaled(50), "one build per property")
+    }
+}
