@@ -147,10 +147,21 @@ extension GraphEngine {
             make: {
                 // Child tasks the factory starts inherit the path, so a cycle through them
                 // is reported instead of waiting for this very build.
-                let captured = capture(state, appending: entry, arguments, key: key, chain: chain)
+                let step = self.step(entry, key)
+                if let shared = state.shared {
+                    shared.append(step)
+                    defer { shared.removeLast() }
+                    return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+                }
+                let shared = InheritedResolution(
+                    steps: (inherited?.current ?? []) + state.frames.map(frameStep) + [step], chain: chain)
+                state.shared = shared
                 runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
-                defer { runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed) }
-                return try ResolutionStack.$inherited.withValue(captured) {
+                defer {
+                    runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed)
+                    state.shared = nil
+                }
+                return try ResolutionStack.$inherited.withValue(shared) {
                     try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
                 }
             }
@@ -173,7 +184,10 @@ extension GraphEngine {
             let path = state.frames.map(\.context) + [entry.record.locator.context]
             throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
         }
-        state.frames.append(ResolutionFrame(entry: entry, arguments: arguments))
+        let record = entry.record
+        state.frames.append(ResolutionFrame(
+            entry: entry, arguments: arguments,
+            argumentHash: record.parameterTypes.isEmpty ? 0 : record.argumentHash(arguments)))
         defer {
             state.frames.removeLast()
             if state.frames.isEmpty {
@@ -195,18 +209,22 @@ extension GraphEngine {
     @inline(__always)
     private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws {
         let hash = entry.record.identityHash
+        var argumentHash: Int?
         for frame in state.frames where frame.entry.record.identityHash == hash {
-            if frame.entry.isSameRegistration(as: entry), sameArguments(entry, frame.arguments, arguments) {
+            guard frame.entry.isSameRegistration(as: entry) else { continue }
+            if entry.record.parameterTypes.isEmpty { throw cycleError(entry, state) }
+            let current = argumentHash ?? entry.record.argumentHash(arguments)
+            argumentHash = current
+            if frame.argumentHash == current, sameArguments(entry, frame.arguments, arguments) {
                 throw cycleError(entry, state)
             }
         }
-        if let inherited = inheritedResolution(state) {
-            for step in inherited.steps where step.identityHash == hash && step.owner == entry.owner {
-                if step.identity == entry.record.identity,
-                   entry.record.parameterTypes.isEmpty || step.arguments == entry.record.argumentKey(arguments) {
-                    throw cycleError(entry, state)
-                }
+        if let inherited = inheritedResolution(state), inherited !== state.shared {
+            let found = inherited.contains { step in
+                step.identityHash == hash && step.owner == entry.owner && step.identity == entry.record.identity
+                    && (entry.record.parameterTypes.isEmpty || step.arguments == entry.record.argumentKey(arguments))
             }
+            if found { throw cycleError(entry, state) }
         }
     }
 
@@ -214,27 +232,19 @@ extension GraphEngine {
         entry.record.parameterTypes.isEmpty || entry.record.argumentKey(lhs) == entry.record.argumentKey(rhs)
     }
 
-    /// The path captured for child tasks: the inherited steps, this thread's frames and `entry`.
-    private func capture(
-        _ state: ThreadState, appending entry: IndexEntry, _ arguments: InjectionArguments,
-        key: ArgumentKey, chain: ResolutionChain
-    ) -> InheritedResolution {
-        func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
-            .init(owner: entry.owner, identityHash: entry.record.identityHash, identity: entry.record.identity,
-                  arguments: arguments, context: entry.record.locator.context)
-        }
-        var steps = inheritedResolution(state)?.steps ?? []
-        for frame in state.frames {
-            let record = frame.entry.record
-            steps.append(step(frame.entry, record.parameterTypes.isEmpty ? .empty : record.argumentKey(frame.arguments)))
-        }
-        steps.append(step(entry, key))
-        return InheritedResolution(steps: steps, chain: chain)
+    private func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
+        .init(owner: entry.owner, identityHash: entry.record.identityHash, identity: entry.record.identity,
+              arguments: arguments, context: entry.record.locator.context)
+    }
+
+    private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
+        let record = frame.entry.record
+        return step(frame.entry, record.parameterTypes.isEmpty ? .empty : record.argumentKey(frame.arguments))
     }
 
     /// The cycle error for reaching `entry` again: the whole path, then `entry`.
     private func cycleError(_ entry: IndexEntry, _ state: ThreadState) -> InjectionError {
-        let inherited = inheritedResolution(state)?.steps.map(\.context) ?? []
+        let inherited = inheritedResolution(state)?.current.map(\.context) ?? []
         let path = inherited + state.frames.map(\.context) + [entry.record.locator.context]
         return .cyclicDependencyReference(InjectionError.DependencyBacktrace(entries: path))
     }

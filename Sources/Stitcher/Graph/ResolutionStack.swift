@@ -6,6 +6,9 @@ struct ResolutionFrame {
     /// pushed it holds the snapshot.
     unowned(unsafe) let entry: IndexEntry
     let arguments: InjectionArguments
+    /// A hash of the parameter values (0 without parameters), compared before the values
+    /// themselves so that walking a deep path of one registration stays cheap.
+    let argumentHash: Int
 
     var context: InjectionError.DependencyContext { entry.record.locator.context }
 }
@@ -14,12 +17,15 @@ struct ResolutionFrame {
 /// the child tasks its factories start.
 final class ResolutionChain: Sendable {}
 
-/// The resolution path captured when a stored-scope dependency starts being built, handed to
-/// the child tasks its factory starts through a task-local value.
+/// The stored-scope instantiations in progress on a thread, shared with the child tasks
+/// their factories start through a task-local value.
 ///
-/// A factory may start a task and wait for it; if that task resolves back into the
-/// dependency being built, the captured path reveals the cycle instead of a deadlock.
-final class InheritedResolution: Sendable {
+/// A factory may start a task and wait for it; if that task resolves back into a dependency
+/// being built, the shared path reveals the cycle instead of a deadlock. The path is bound
+/// once, by the outermost stored-scope instantiation of a resolution, and then kept up to
+/// date in place: binding a task-local value for every nested instantiation would make
+/// every task-local read walk all of them.
+final class InheritedResolution: @unchecked Sendable {
     struct Step: Sendable {
         let owner: ObjectIdentifier
         let identityHash: Int
@@ -28,12 +34,25 @@ final class InheritedResolution: Sendable {
         let context: InjectionError.DependencyContext
     }
 
-    let steps: [Step]
     let chain: ResolutionChain
+    private let lock = Lock()
+    private var steps: [Step]
 
     init(steps: [Step], chain: ResolutionChain) {
         self.steps = steps
         self.chain = chain
+    }
+
+    func append(_ step: Step) { lock.withLock { steps.append(step) } }
+
+    func removeLast() { lock.withLock { _ = steps.removeLast() } }
+
+    /// The steps as they are now.
+    var current: [Step] { lock.withLock { steps } }
+
+    /// Whether a step matches.
+    func contains(where predicate: (Step) -> Bool) -> Bool {
+        lock.withLock { steps.contains(where: predicate) }
     }
 }
 

@@ -31,6 +31,9 @@ final class ThreadState {
     @exclusivity(unchecked) var frames: [ResolutionFrame] = []
     /// The path inherited from the task that started this thread's outermost resolution.
     @exclusivity(unchecked) var inherited: InheritedResolution?
+    /// The path this thread shares with child tasks while a stored-scope dependency is
+    /// being built.
+    @exclusivity(unchecked) var shared: InheritedResolution?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
     /// The lowest address of this thread's stack (see `StackGuard`).

@@ -17,12 +17,15 @@ public enum DependencyFactory {
         let parameterTypes: [TypeKey]
         let make: (InjectionArguments) throws -> T
         let argumentKey: (InjectionArguments) -> ArgumentKey
+        /// A hash of the parameter values, computed without allocating.
+        let argumentHash: (InjectionArguments) -> Int
 
         /// Creates a provider from a factory closure without parameters.
         public init(_ factory: @escaping @Sendable () throws -> T) {
             parameterTypes = []
             make = { _ in try factory() }
             argumentKey = { _ in .empty }
+            argumentHash = { _ in 0 }
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
@@ -48,6 +51,13 @@ public enum DependencyFactory {
                 var keys: [AnyHashable] = []
                 repeat keys.append(AnyHashable(each values))
                 return ArgumentKey(values: keys)
+            }
+            argumentHash = { arguments in
+                guard !types.isEmpty else { return 0 }
+                let values = arguments.values as! (repeat each Parameter)
+                var hasher = Hasher()
+                repeat hasher.combine(each values)
+                return hasher.finalize()
             }
         }
     }

@@ -22,6 +22,7 @@ final class RegistrationRecord: @unchecked Sendable {
     /// The stored form of an instance found alive through its weak reference.
     let restore: (AnyObject) -> AnyObject?
     let argumentKey: (InjectionArguments) -> ArgumentKey
+    let argumentHash: (InjectionArguments) -> Int
 
     init<R: DependencyRepresenting>(_ representation: R) {
         typealias T = R.T
@@ -36,6 +37,7 @@ final class RegistrationRecord: @unchecked Sendable {
         self.identity = identity
         self.identityHash = identity.hashValue
         self.argumentKey = provider.argumentKey
+        self.argumentHash = provider.argumentHash
         let make = provider.make
         // Only instances whose dynamic type differs from `T` (subclasses, values behind an
         // existential) need a dynamic conformance check.
