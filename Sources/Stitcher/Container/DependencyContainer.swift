@@ -33,6 +33,9 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
 
     private struct State {
         var registrar: DependencyRegistrar?
+        /// Incremented by every invalidation, so that a builder run that an invalidation
+        /// overtook is not kept.
+        var version = 0
         var listeners: [ObjectIdentifier: Listener] = [:]
         var subscriptions: [any ManagedDependencyScopeReceipt] = []
     }
@@ -79,15 +82,26 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
     /// The builder runs inside Observation tracking, so a change of any `@Observable`
     /// property it read invalidates the container.
     func registrations() -> [RegistrationRecord] {
-        if let registrar = state.withLock({ $0.registrar }) { return registrar.records }
-        // The builder runs outside the lock: it may read other containers or app state.
-        let registrar = withObservationTracking(builder) { [weak self] in
-            self?.invalidate()
-        }
-        return state.withLock { state in
-            if let existing = state.registrar { return existing.records }
-            state.registrar = registrar
-            return registrar.records
+        versionedRegistrations().records
+    }
+
+    /// The current registrations and the invalidation count they reflect.
+    func versionedRegistrations() -> (records: [RegistrationRecord], version: Int) {
+        while true {
+            let (cached, version) = state.withLock { ($0.registrar, $0.version) }
+            if let cached { return (cached.records, version) }
+            // The builder runs outside the lock: it may read other containers or app state.
+            let registrar = withObservationTracking(builder) { [weak self] in
+                self?.invalidate()
+            }
+            let kept: DependencyRegistrar? = state.withLock { state in
+                if let existing = state.registrar { return existing }
+                guard state.version == version else { return nil }
+                state.registrar = registrar
+                return registrar
+            }
+            // Invalidated while the builder ran: its result may predate the change.
+            if let kept { return (kept.records, version) }
         }
     }
 
@@ -101,10 +115,14 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
     public func invalidate() {
         let listeners = state.withLock { state in
             state.registrar = nil
+            state.version += 1
             return Array(state.listeners.values)
         }
         for listener in listeners { listener.notify(self) }
     }
+
+    /// How many times the container was invalidated.
+    var version: Int { state.withLock { $0.version } }
 
     func addListener(owner: AnyObject, _ notify: @escaping @Sendable (DependencyContainer) -> Void) {
         state.withLock { $0.listeners[ObjectIdentifier(owner)] = Listener(notify: notify) }

@@ -120,13 +120,19 @@ final class GraphEngine: @unchecked Sendable {
     }
 
     /// Re-runs the builders of invalidated containers and publishes the new index.
+    ///
+    /// A container leaves the invalidated set only when its new index is published, so
+    /// lookups racing with the rebuild wait for it (on `rebuilding`) instead of reading the
+    /// stale index.
     private func rebuildInvalidatedContainers() {
         rebuilding.withLock {
-            let containers: [DependencyContainer] = lock.withLock {
-                defer { invalidated.removeAll() }
-                return Array(invalidated.values)
+            var rounds = 0
+            while rounds < 16 {
+                let containers: [DependencyContainer] = lock.withLock { Array(invalidated.values) }
+                if containers.isEmpty { return }
+                for container in containers { reload(container) }
+                rounds += 1
             }
-            for container in containers { reload(container) }
         }
     }
 
@@ -181,7 +187,10 @@ final class GraphEngine: @unchecked Sendable {
             indexed: StitcherConfiguration.isIndexingEnabled,
             capacity: max(StitcherConfiguration.approximateDependencyCount, entries.count)
         )
-        publishedGeneration.store(generation, ordering: .releasing)
+        // While containers wait to be rebuilt, lookups must keep taking the slow path.
+        publishedGeneration.store(
+            invalidated.isEmpty ? generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
+            ordering: .releasing)
     }
 
     private func notifyChange() {
@@ -195,19 +204,21 @@ final class GraphEngine: @unchecked Sendable {
     /// Activates `container`, or makes it the most recently activated one if it is active,
     /// then instantiates its eager dependencies.
     func activate(_ container: DependencyContainer) {
-        let records = container.registrations()
+        // Listen first, so that an invalidation while the registrations are built is seen.
+        // Unowned: a weak reference would give the graph a side table, making every retain
+        // on the lookup path slower. The graph removes its listeners before it goes away.
+        container.addListener(owner: self) { [unowned self] container in
+            markInvalidated(container)
+        }
+        let (records, version) = container.versionedRegistrations()
         let eager: [IndexEntry] = mutate { garbage in
             let existing = active.firstIndex { $0.container === container }
             let record = existing.map { active.remove(at: $0) } ?? ActiveContainer(container)
             garbage.append(record.load(records, graph: self))
             active.append(record)
+            invalidated[ObjectIdentifier(container)] = container.version == version ? nil : container
             publishLocked(&garbage)
             return eagerEntries(of: record)
-        }
-        // Unowned: a weak reference would give the graph a side table, making every retain
-        // on the lookup path slower. The graph removes its listeners before it goes away.
-        container.addListener(owner: self) { [unowned self] container in
-            markInvalidated(container)
         }
         instantiateEagerly(eager)
         notifyChange()
@@ -217,6 +228,7 @@ final class GraphEngine: @unchecked Sendable {
     func deactivate(_ container: DependencyContainer) {
         let removed: ActiveContainer? = mutate { garbage in
             guard let index = active.firstIndex(where: { $0.container === container }) else { return nil }
+            invalidated[ObjectIdentifier(container)] = nil
             let removed = active.remove(at: index)
             publishLocked(&garbage)
             return removed
@@ -232,6 +244,7 @@ final class GraphEngine: @unchecked Sendable {
         let removed: [ActiveContainer] = mutate { garbage in
             let removed = active
             active.removeAll()
+            invalidated.removeAll()
             publishLocked(&garbage)
             return removed
         }
@@ -244,9 +257,11 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Re-runs an invalidated container's builder and swaps in its new registrations.
     func reload(_ container: DependencyContainer) {
-        let records = container.registrations()
+        let (records, version) = container.versionedRegistrations()
         let eager: [IndexEntry]? = mutate { garbage in
             guard let record = active.first(where: { $0.container === container }) else { return nil }
+            // Still invalidated unless no invalidation came after these registrations.
+            if container.version == version { invalidated[ObjectIdentifier(container)] = nil }
             garbage.append(record.load(records, graph: self))
             publishLocked(&garbage)
             return eagerEntries(of: record)
@@ -319,28 +334,32 @@ final class ActiveContainer: @unchecked Sendable {
     func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
         let replaced: Any = (self.records, self.slots, self.winners, self.winnerSlots)
         self.records = records
+        // The previous winners, whose slots a re-run of the same declaration keeps.
+        var previous: [IdentityKey: (record: RegistrationRecord, slot: InstanceSlot)] = [:]
+        previous.reserveCapacity(self.winners.count)
+        for (record, slot) in zip(self.winners, self.winnerSlots) { previous[IdentityKey(record)] = (record, slot) }
+        // Within a container the last line of each identity wins, at its own position.
+        var last: [IdentityKey: Int] = [:]
+        last.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() { last[IdentityKey(record)] = index }
         var slots: [IdentityKey: InstanceSlot] = [:]
-        slots.reserveCapacity(records.count)
-        var winners: [RegistrationRecord?] = []
-        winners.reserveCapacity(records.count)
+        slots.reserveCapacity(last.count)
+        var winners: [RegistrationRecord] = []
+        winners.reserveCapacity(last.count)
         var winnerSlots: [InstanceSlot] = []
-        winnerSlots.reserveCapacity(records.count)
+        winnerSlots.reserveCapacity(last.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
-        for record in records {
+        for (index, record) in records.enumerated() {
             let key = IdentityKey(record)
-            let slot: InstanceSlot
-            if let existing = slots[key] {
-                // A later line with the same identity replaces the earlier one.
-                slot = existing
-                if let earlier = winners.lastIndex(where: { $0.map(IdentityKey.init) == key }) { winners[earlier] = nil }
-            } else {
-                slot = self.slots[key] ?? InstanceSlot()
-                slots[key] = slot
-            }
+            guard last[key] == index else { continue }
+            let earlier = previous[key]
+            let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
+            let slot = isSameDeclaration ? earlier!.slot : InstanceSlot()
+            slots[key] = slot
             winners.append(record)
             winnerSlots.append(slot)
-            if case .managed(let provider) = record.scope, receipts[key] == nil {
-                if let receipt = self.receipts.removeValue(forKey: key) {
+            if case .managed(let provider) = record.scope {
+                if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
                 } else {
                     let identity = key
@@ -354,8 +373,8 @@ final class ActiveContainer: @unchecked Sendable {
             }
         }
         for receipt in self.receipts.values { receipt.cancel() }
-        self.winners = winners.compactMap { $0 }
-        self.winnerSlots = zip(winners, winnerSlots).compactMap { $0.0 == nil ? nil : $0.1 }
+        self.winners = winners
+        self.winnerSlots = winnerSlots
         self.slots = slots
         self.receipts = receipts
         return replaced

@@ -19,9 +19,13 @@ public enum DependencyFactory {
         let argumentKey: (InjectionArguments) -> ArgumentKey
         /// A hash of the parameter values, computed without allocating.
         let argumentHash: (InjectionArguments) -> Int
+        /// The factory closure's code address and context: tells a builder's re-run of the
+        /// same line apart from a different factory registered under the same identity.
+        let origin: ClosureIdentity
 
         /// Creates a provider from a factory closure without parameters.
         public init(_ factory: @escaping @Sendable () throws -> T) {
+            origin = codeAddress(of: factory)
             parameterTypes = []
             make = { _ in try factory() }
             argumentKey = { _ in .empty }
@@ -35,6 +39,7 @@ public enum DependencyFactory {
             var types: [TypeKey] = []
             repeat types.append(TypeKey((each Parameter).self))
             parameterTypes = types
+            origin = codeAddress(of: PackFactory(call: factory))
             if types.isEmpty {
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
@@ -95,4 +100,26 @@ struct InjectionArguments: @unchecked Sendable {
 struct ArgumentKey: Hashable, @unchecked Sendable {
     let values: [AnyHashable]
     static let empty = ArgumentKey(values: [])
+}
+
+/// A factory taking a parameter pack, wrapped so that it can be passed as a generic value.
+struct PackFactory<T, each Parameter> {
+    let call: @Sendable (repeat each Parameter) throws -> T
+}
+
+/// A closure's code address and context.
+///
+/// A Swift closure value is that pair. Two runs of a closure expression that captures
+/// nothing are equal; a capturing closure gets a new context each run, so it compares equal
+/// only to itself (its captures may differ).
+struct ClosureIdentity: Equatable, Sendable {
+    let code: UInt
+    let context: UInt
+}
+
+/// The identity of a closure (or of a struct holding only a closure).
+func codeAddress<F>(of closure: F) -> ClosureIdentity {
+    guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return ClosureIdentity(code: 0, context: 1) }
+    let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)
+    return ClosureIdentity(code: code, context: context)
 }

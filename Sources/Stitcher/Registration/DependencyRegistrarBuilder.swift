@@ -85,7 +85,9 @@ public enum DependencyRegistrarBuilder {
     public static func buildExpression<T>(
         _ expression: @autoclosure @escaping @Sendable () -> T
     ) -> DependencyRegistrar {
-        DependencyRegistrar(RegistrationRecord(Dependency<T> { expression() }))
+        // The autoclosure itself is the factory: a re-run of the builder then yields an equal
+        // closure, and the dependency keeps its stored instances across invalidations.
+        DependencyRegistrar(RegistrationRecord(Dependency<T>(expression)))
     }
 
     /// Statements such as `print(…)` register nothing.

@@ -23,6 +23,8 @@ final class RegistrationRecord: @unchecked Sendable {
     let restore: (AnyObject) -> AnyObject?
     let argumentKey: (InjectionArguments) -> ArgumentKey
     let argumentHash: (InjectionArguments) -> Int
+    /// The code address of the factory (see `DependencyFactory.Provider.origin`).
+    let origin: ClosureIdentity
 
     init<R: DependencyRepresenting>(_ representation: R) {
         typealias T = R.T
@@ -38,6 +40,7 @@ final class RegistrationRecord: @unchecked Sendable {
         self.identityHash = identity.hashValue
         self.argumentKey = provider.argumentKey
         self.argumentHash = provider.argumentHash
+        self.origin = provider.origin
         let make = provider.make
         // Only instances whose dynamic type differs from `T` (subclasses, values behind an
         // existential) need a dynamic conformance check.
@@ -67,6 +70,14 @@ final class RegistrationRecord: @unchecked Sendable {
             weakTarget = { ($0 as? TypedBox<T>)?.object }
             restore = { object in (object as? T).map { TypedBox($0) } }
         }
+    }
+
+    /// Whether `other` declares the same dependency as this record: a builder's re-run of the
+    /// same line, whose stored instances can be kept.
+    func declaresSameDependency(as other: RegistrationRecord) -> Bool {
+        self === other
+            || (origin == other.origin && producedType == other.producedType && locator == other.locator
+                && scope == other.scope)
     }
 
     /// An instance in stored form as a `D`, or nil when it is not one.
