@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 /// Platforms without Apple's Combine use OpenCombine for the publisher-based API.
@@ -10,11 +11,13 @@ let package = Package(
     products: [
         .library(name: "Stitcher", targets: ["Stitcher"]),
         .library(name: "StitcherTesting", targets: ["StitcherTesting"]),
+        .library(name: "StitcherMacros", targets: ["StitcherMacros"]),
         .executable(name: "stitcher-demo", targets: ["StitcherDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -27,8 +30,27 @@ let package = Package(
             ]
         ),
         .target(name: "StitcherTesting", dependencies: ["Stitcher"]),
+        // Macros live in their own targets: a plain `import Stitcher` never builds swift-syntax.
+        .macro(
+            name: "StitcherMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "StitcherMacros", dependencies: ["Stitcher", "StitcherMacrosPlugin"]),
         .executableTarget(name: "StitcherDemo", dependencies: ["Stitcher"]),
         .testTarget(name: "StitcherTests", dependencies: ["Stitcher", "StitcherTesting"]),
+        .testTarget(
+            name: "StitcherMacrosTests",
+            dependencies: [
+                "StitcherMacros", "StitcherMacrosPlugin", "StitcherTesting",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

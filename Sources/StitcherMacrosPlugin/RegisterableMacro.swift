@@ -1,0 +1,150 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Registerable(by:scope:eagerness:)`: adds `dependencyRegistration`, a `Dependency` built
+/// from the type's preferred (or only) initializer, whose parameters become instantiation
+/// parameters; plus `dependencyName` or `dependencyValue` when located by name or value,
+/// and a `RegisterableDependency` conformance.
+public struct RegisterableMacro: MemberMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let typeName = declaration.typeName else {
+            context.diagnose(Diagnostic(node: node, message: StitcherMacroDiagnostic.notAType))
+            return []
+        }
+        let initializers = declaration.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+        let preferred = initializers.filter { initializer in
+            initializer.attributes.contains { element in
+                element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "PreferredInitializer"
+            }
+        }
+        let chosen: InitializerDeclSyntax
+        if preferred.count > 1 {
+            for extra in preferred.dropFirst() {
+                context.diagnose(Diagnostic(node: extra, message: StitcherMacroDiagnostic.severalPreferredInitializers))
+            }
+            return []
+        } else if let only = preferred.first {
+            chosen = only
+        } else if initializers.count == 1 {
+            chosen = initializers[0]
+        } else if initializers.isEmpty {
+            context.diagnose(Diagnostic(node: node, message: StitcherMacroDiagnostic.noInitializer))
+            return []
+        } else {
+            let first = initializers[0]
+            let marked = first.with(\.attributes, first.attributes + [.attribute("@PreferredInitializer ")])
+            context.diagnose(Diagnostic(
+                node: node, message: StitcherMacroDiagnostic.severalInitializers,
+                fixIts: [FixIt(
+                    message: StitcherFixIt(message: "Mark the first initializer with @PreferredInitializer"),
+                    changes: [.replace(oldNode: Syntax(first), newNode: Syntax(marked))]
+                )]
+            ))
+            return []
+        }
+        if chosen.signature.effectSpecifiers?.asyncSpecifier != nil {
+            context.diagnose(Diagnostic(node: chosen, message: StitcherMacroDiagnostic.asyncInitializer))
+            return []
+        }
+
+        let arguments = Arguments(node)
+        let parameters = Array(chosen.signature.parameterClause.parameters)
+        let closureParameters = parameters.enumerated().map { index, parameter in
+            "p\(index): \(parameter.type.trimmedDescription)"
+        }.joined(separator: ", ")
+        let call = parameters.enumerated().map { index, parameter in
+            parameter.firstName.text == "_" ? "p\(index)" : "\(parameter.firstName.text): p\(index)"
+        }.joined(separator: ", ")
+        let isThrowing = chosen.signature.effectSpecifiers?.throwsClause != nil
+        let optional = chosen.optionalMark != nil
+        let construction = "\(isThrowing ? "try " : "")\(typeName)(\(call))\(optional ? "!" : "")"
+        let signature = parameters.isEmpty
+            ? "()\(isThrowing ? " throws" : "") -> \(typeName)"
+            : "(\(closureParameters))\(isThrowing ? " throws" : "") -> \(typeName)"
+        let locator = arguments.locator ?? "DependencyLocator.type(\(typeName).self)"
+        let scope = arguments.scope ?? "DependencyScope.automatic(for: \(typeName).self)"
+        let eagerness = arguments.eagerness ?? "DependencyEagerness.lazy"
+        let access = declaration.modifiers.map(\.name.text).first { ["public", "package", "open"].contains($0) }
+            .map { $0 == "open" ? "public " : $0 + " " } ?? ""
+
+        var members: [DeclSyntax] = ["""
+        \(raw: access)static var dependencyRegistration: Dependency<\(raw: typeName)> {
+            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)) { (\(raw: signature.hasPrefix("()") ? "" : closureParameters)) in
+                \(raw: construction)
+            }
+        }
+        """]
+        if let name = arguments.name {
+            members.append("""
+            \(raw: access)static var dependencyName: String { DependencyLocator.name(\(raw: name)).locatedName! }
+            """)
+        }
+        if let value = arguments.value {
+            members.append("""
+            \(raw: access)static var dependencyValue: AnyHashable { AnyHashable(\(raw: value)) }
+            """)
+        }
+        return members
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard declaration.typeName != nil, !protocols.isEmpty else { return [] }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): RegisterableDependency {}")]
+    }
+
+    /// The macro's arguments, as source text.
+    private struct Arguments {
+        var locator: String?
+        var name: String?
+        var value: String?
+        var scope: String?
+        var eagerness: String?
+
+        init(_ node: AttributeSyntax) {
+            guard case .argumentList(let arguments) = node.arguments else { return }
+            for argument in arguments {
+                let text = argument.expression.trimmedDescription
+                switch argument.label?.text {
+                case "by":
+                    locator = text.hasPrefix(".") ? "DependencyLocator" + text : text
+                    if let call = argument.expression.as(FunctionCallExprSyntax.self),
+                       let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                       let first = call.arguments.first {
+                        switch member.declName.baseName.text {
+                        case "name": name = first.expression.trimmedDescription
+                        case "value": value = first.expression.trimmedDescription
+                        default: break
+                        }
+                    }
+                case "scope": scope = text.hasPrefix(".") ? "DependencyScope" + text : text
+                case "eagerness": eagerness = text.hasPrefix(".") ? "DependencyEagerness" + text : text
+                default: break
+                }
+            }
+        }
+    }
+}
+
+extension DeclGroupSyntax {
+    /// The declared type's name, for classes, structs, enums and actors.
+    var typeName: String? {
+        if let declaration = self.as(ClassDeclSyntax.self) { return declaration.name.text }
+        if let declaration = self.as(StructDeclSyntax.self) { return declaration.name.text }
+        if let declaration = self.as(EnumDeclSyntax.self) { return declaration.name.text }
+        if let declaration = self.as(ActorDeclSyntax.self) { return declaration.name.text }
+        return nil
+    }
+}

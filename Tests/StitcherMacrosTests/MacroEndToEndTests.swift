@@ -1,0 +1,114 @@
+import StitcherMacros
+import StitcherTesting
+import Testing
+
+final class NetworkingSession: Sendable {
+    let host: String
+    init(host: String) { self.host = host }
+}
+
+struct Clock: Sendable {
+    let offset: Int
+}
+
+final class UploadViewModel {
+    let session: NetworkingSession
+    let clock: Clock
+
+    @InjectedParameters
+    init(session: NetworkingSession, clock: Clock) {
+        self.session = session
+        self.clock = clock
+    }
+
+    @InjectedParameters(ignoring: "file")
+    func upload(file: String, session: NetworkingSession) throws -> String {
+        "\(file)@\(session.host)"
+    }
+
+    @InjectedParameters(strategy: .stitcherByName)
+    static func describe(primaryHost: String) -> String { primaryHost }
+}
+
+struct Counter {
+    var total = 0
+
+    @InjectedParameters(parent: .structParent)
+    mutating func add(step: Int) async throws -> Int {
+        total += step
+        return total
+    }
+}
+
+@Registerable(scope: .singleton)
+final class Repository: Sendable {
+    let cacheSize: Int
+    init(cacheSize: Int) { self.cacheSize = cacheSize }
+}
+
+@Registerable(by: .name("greeter"))
+struct Greeter: Sendable {
+    let greeting: String
+    @PreferredInitializer
+    init() { greeting = "hello" }
+    init(greeting: String) { self.greeting = greeting }
+}
+
+@Registerable(by: .value(7))
+struct Lucky: Sendable {
+    init() {}
+}
+
+@Suite(.isolatedDependencyGraph)
+struct MacroEndToEndTests {
+    @Test func injectedParametersResolveFromTheGraph() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
+            Dependency { Clock(offset: 3) }
+            Dependency { "primary.example.org" }.named("primaryHost")
+        })
+        let model = UploadViewModel()
+        #expect(model.session.host == "example.org")
+        #expect(model.clock.offset == 3)
+        #expect(try model.upload(file: "a.txt") == "a.txt@example.org")
+        #expect(UploadViewModel.describe() == "primary.example.org")
+    }
+
+    @Test func throwingOverloadsPropagateInjectionErrors() async throws {
+        var counter = Counter()
+        await #expect(throws: InjectionError.missingDependency(.type("Int"))) {
+            _ = try await counter.add()
+        }
+        await DependencyGraph.activate(DependencyContainer { Dependency { 5 } })
+        #expect(try await counter.add() == 5)
+        #expect(try await counter.add() == 10)
+        let model = UploadViewModel(session: NetworkingSession(host: "h"), clock: Clock(offset: 0))
+        #expect(throws: InjectionError.missingDependency(.type("NetworkingSession"))) {
+            _ = try model.upload(file: "b")
+        }
+    }
+
+    @Test func registerableTypesRegisterThemselves() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Repository.dependencyRegistration
+            #registrations(Greeter.self, Lucky.self)
+        })
+        let repository = try DependencyGraph.inject(byType: Repository.self, 64)
+        #expect(repository.cacheSize == 64)
+        #expect(try DependencyGraph.inject(byType: Repository.self, 64) === repository, "singleton per parameters")
+        #expect(Greeter.dependencyName == "greeter")
+        let greeter: Greeter = try DependencyGraph.inject(byName: Greeter.dependencyName)
+        #expect(greeter.greeting == "hello")
+        #expect(Lucky.dependencyValue == AnyHashable(7))
+        let _: Lucky = try DependencyGraph.inject(byValue: 7)
+        #expect(Repository.dependencyRegistration.scope == .singleton)
+    }
+
+    @Test func registerableTypesConformToTheMarkerProtocol() {
+        func registration<R: RegisterableDependency>(of type: R.Type) -> DependencyLocator {
+            R.dependencyRegistration.locator
+        }
+        #expect(registration(of: Greeter.self) == .name("greeter"))
+        #expect(registration(of: Repository.self) == .type(Repository.self))
+    }
+}

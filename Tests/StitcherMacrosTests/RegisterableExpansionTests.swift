@@ -1,0 +1,151 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite struct RegisterableExpansionTests {
+    @Test func theOnlyInitializerIsRegisteredWithItsParametersAsInstantiationParameters() {
+        assertExpansion(
+            """
+            @Registerable
+            public final class Repository {
+                init(cache: Int, _ label: String) {}
+            }
+            """,
+            expandedSource: """
+            public final class Repository {
+                init(cache: Int, _ label: String) {}
+
+                public static var dependencyRegistration: Dependency<Repository> {
+                    Dependency<Repository>(locator: DependencyLocator.type(Repository.self), scope: DependencyScope.automatic(for: Repository.self), eagerness: DependencyEagerness.lazy) { (p0: Int, p1: String) in
+                        Repository(cache: p0, p1)
+                    }
+                }
+            }
+
+            extension Repository: RegisterableDependency {
+            }
+            """
+        )
+    }
+
+    @Test func thePreferredInitializerWinsAndNamesAndValuesAreExposed() {
+        assertExpansion(
+            """
+            @Registerable(by: .name("clock"), scope: .singleton, eagerness: .eager)
+            struct Clock {
+                init(offset: Int) {}
+                @PreferredInitializer
+                init() throws {}
+            }
+            @Registerable(by: .value(Region.europe))
+            struct Pricing {
+                init() {}
+            }
+            """,
+            expandedSource: """
+            struct Clock {
+                init(offset: Int) {}
+                init() throws {}
+
+                static var dependencyRegistration: Dependency<Clock> {
+                    Dependency<Clock>(locator: DependencyLocator.name("clock"), scope: DependencyScope.singleton, eagerness: DependencyEagerness.eager) { () in
+                        try Clock()
+                    }
+                }
+
+                static var dependencyName: String {
+                    DependencyLocator.name("clock").locatedName!
+                }
+            }
+            struct Pricing {
+                init() {}
+
+                static var dependencyRegistration: Dependency<Pricing> {
+                    Dependency<Pricing>(locator: DependencyLocator.value(Region.europe), scope: DependencyScope.automatic(for: Pricing.self), eagerness: DependencyEagerness.lazy) { () in
+                        Pricing()
+                    }
+                }
+
+                static var dependencyValue: AnyHashable {
+                    AnyHashable(Region.europe)
+                }
+            }
+
+            extension Clock: RegisterableDependency {
+            }
+
+            extension Pricing: RegisterableDependency {
+            }
+            """
+        )
+    }
+
+    @Test func misusesAreDiagnosed() {
+        assertExpansion(
+            """
+            @Registerable
+            struct Ambiguous {
+                init(a: Int) {}
+                init(b: Int) {}
+            }
+            @Registerable
+            struct Empty {}
+            @Registerable
+            struct Later {
+                init() async {}
+            }
+            """,
+            expandedSource: """
+            struct Ambiguous {
+                init(a: Int) {}
+                init(b: Int) {}
+            }
+            struct Empty {}
+            struct Later {
+                init() async {}
+            }
+
+            extension Ambiguous: RegisterableDependency {
+            }
+
+            extension Empty: RegisterableDependency {
+            }
+
+            extension Later: RegisterableDependency {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "@Registerable found several initializers and cannot choose. To fix this, mark the one to use with @PreferredInitializer.",
+                    line: 1, column: 1, fixIts: [FixItSpec(message: "Mark the first initializer with @PreferredInitializer")]),
+                DiagnosticSpec(
+                    message: "@Registerable needs an initializer to register. To fix this, declare one (a memberwise initializer is not visible to macros).",
+                    line: 6, column: 1),
+                DiagnosticSpec(
+                    message: "An 'async' initializer cannot be used by a dependency factory, which is synchronous. To fix this, mark a synchronous initializer with @PreferredInitializer.",
+                    line: 10, column: 5),
+            ]
+        )
+    }
+
+    @Test func registrationsGroupsTheListedTypes() {
+        assertExpansion(
+            """
+            let group = #registrations(Repository.self, Clock.self)
+            let wrong = #registrations(Repository)
+            """,
+            expandedSource: """
+            let group = DependencyGroup {
+                Repository.dependencyRegistration
+                Clock.dependencyRegistration
+            }
+            let wrong = DependencyGroup {
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "#registrations takes types, written as 'Service.self'. To fix this, pass each @Registerable type followed by '.self'.",
+                    line: 2, column: 28),
+            ]
+        )
+    }
+}
