@@ -113,7 +113,10 @@ final class GraphEngine: @unchecked Sendable {
             return isNew
         }
         guard isNew else { return }
-        DispatchQueue.global().async { [self] in
+        // Delayed: the change being announced is applied right after the announcement
+        // returns, and a rebuild that ran first would read the old state. Lookups made in
+        // the meantime rebuild by themselves.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
             // Observers notified from here resolve in this graph, not the process-wide one.
             DependencyGraph.Context(graph: self).run { self.rebuildInvalidatedContainers() }
         }
