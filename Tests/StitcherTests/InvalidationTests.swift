@@ -68,6 +68,22 @@ struct InvalidationTests {
         #expect(try isRegistered(), "@Published emits before the change; the rebuild waits for the lookup")
     }
 
+    @Test func aRebuildThatReadTheStateBeforeTheChangeIsCorrected() async throws {
+        let flag = Flag(false)
+        let subject = Unchecked(PassthroughSubject<Void, Never>())
+        await DependencyGraph.activate(DependencyContainer {
+            if flag.isOn { Dependency { LogoutService() } }
+        }
+        .invalidated(tracking: subject.value))
+        var changes = DependencyGraph.graphChanges.makeAsyncIterator()
+        subject.value.send()  // announced before the change, as objectWillChange does
+        #expect(try !isRegistered(), "a lookup in between rebuilds from the old state")
+        flag.isOn = true  // the change is applied
+        _ = await changes.next()  // the rebuild of that lookup
+        _ = await changes.next()  // the background confirmation
+        #expect(try isRegistered())
+    }
+
     @Test func observationInvalidatesAutomatically() throws {
         let session = ObservedSession()
         DependencyGraph.activate(DependencyContainer {

@@ -121,6 +121,13 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
         for listener in listeners { listener.notify(self) }
     }
 
+    /// Registrations from a fresh run of the builder, replacing the cached ones unless an
+    /// invalidation overtook the run.
+    func refreshedRegistrations() -> (records: [RegistrationRecord], version: Int) {
+        state.withLock { $0.registrar = nil }
+        return versionedRegistrations()
+    }
+
     /// How many times the container was invalidated.
     var version: Int { state.withLock { $0.version } }
 

@@ -103,6 +103,10 @@ final class GraphEngine: @unchecked Sendable {
     /// sent to the slow path, which rebuilds the container's registrations first: a lookup
     /// made after the change sees the new registrations. If no lookup comes, a background
     /// job rebuilds them shortly after, and tells observers of the graph.
+    ///
+    /// A lookup on another thread between the announcement and the change would rebuild
+    /// from the old state; so the background job also runs the builder once more and
+    /// publishes its result if it registers other lines.
     func markInvalidated(_ container: DependencyContainer) {
         let isNew: Bool = lock.withLock {
             guard active.contains(where: { $0.container === container }) else { return false }
@@ -116,9 +120,34 @@ final class GraphEngine: @unchecked Sendable {
         // Delayed: the change being announced is applied right after the announcement
         // returns, and a rebuild that ran first would read the old state. Lookups made in
         // the meantime rebuild by themselves.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self, weak container] in
             // Observers notified from here resolve in this graph, not the process-wide one.
-            DependencyGraph.Context(graph: self).run { self.rebuildInvalidatedContainers() }
+            DependencyGraph.Context(graph: self).run {
+                self.rebuildInvalidatedContainers()
+                if let container { self.confirm(container) }
+            }
+        }
+    }
+
+    /// Re-runs the builder of an active container and publishes its registrations if they
+    /// come from other lines than the active ones.
+    private func confirm(_ container: DependencyContainer) {
+        rebuilding.withLock {
+            guard lock.withLock({ active.contains { $0.container === container } }) else { return }
+            let (records, version) = container.refreshedRegistrations()
+            let changed: [IndexEntry]? = mutate { garbage in
+                guard let record = active.first(where: { $0.container === container }) else { return nil }
+                let same = record.records.count == records.count
+                    && zip(record.records, records).allSatisfy { $0.comesFromSameLine(as: $1) }
+                guard !same else { return nil }
+                if container.version == version { invalidated[ObjectIdentifier(container)] = nil }
+                garbage.append(record.load(records, graph: self))
+                publishLocked(&garbage)
+                return eagerEntries(of: record)
+            }
+            guard let changed else { return }
+            instantiateEagerly(changed)
+            notifyChange()
         }
     }
 

@@ -80,6 +80,12 @@ final class RegistrationRecord: @unchecked Sendable {
                 && scope == other.scope)
     }
 
+    /// Whether `other` comes from the same line of a builder, whatever its captured values.
+    func comesFromSameLine(as other: RegistrationRecord) -> Bool {
+        origin.code == other.origin.code && producedType == other.producedType && locator == other.locator
+            && scope == other.scope
+    }
+
     /// An instance in stored form as a `D`, or nil when it is not one.
     @inline(__always)
     func cast<D>(_ instance: AnyObject, to type: D.Type) -> D? {
