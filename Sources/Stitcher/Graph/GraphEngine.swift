@@ -134,20 +134,7 @@ final class GraphEngine: @unchecked Sendable {
     private func confirm(_ container: DependencyContainer) {
         rebuilding.withLock {
             guard lock.withLock({ active.contains { $0.container === container } }) else { return }
-            let (records, version) = container.refreshedRegistrations()
-            let changed: [IndexEntry]? = mutate { garbage in
-                guard let record = active.first(where: { $0.container === container }) else { return nil }
-                let same = record.records.count == records.count
-                    && zip(record.records, records).allSatisfy { $0.comesFromSameLine(as: $1) }
-                guard !same else { return nil }
-                if container.version == version { invalidated[ObjectIdentifier(container)] = nil }
-                garbage.append(record.load(records, graph: self))
-                publishLocked(&garbage)
-                return eagerEntries(of: record)
-            }
-            guard let changed else { return }
-            instantiateEagerly(changed)
-            notifyChange()
+            publish(container.refreshedRegistrations(), of: container, onlyIfOtherLines: true)
         }
     }
 
@@ -289,9 +276,24 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Re-runs an invalidated container's builder and swaps in its new registrations.
     func reload(_ container: DependencyContainer) {
-        let (records, version) = container.versionedRegistrations()
+        publish(container.versionedRegistrations(), of: container, onlyIfOtherLines: false)
+    }
+
+    /// Swaps in new registrations of an active container, publishes the index and tells
+    /// observers; with `onlyIfOtherLines`, nothing happens when they come from the same
+    /// builder lines as the active ones.
+    private func publish(
+        _ registrations: (records: [RegistrationRecord], version: Int),
+        of container: DependencyContainer,
+        onlyIfOtherLines: Bool
+    ) {
+        let (records, version) = registrations
         let eager: [IndexEntry]? = mutate { garbage in
             guard let record = active.first(where: { $0.container === container }) else { return nil }
+            if onlyIfOtherLines, record.records.count == records.count,
+               zip(record.records, records).allSatisfy({ $0.comesFromSameLine(as: $1) }) {
+                return nil
+            }
             // Still invalidated unless no invalidation came after these registrations.
             if container.version == version { invalidated[ObjectIdentifier(container)] = nil }
             garbage.append(record.load(records, graph: self))
