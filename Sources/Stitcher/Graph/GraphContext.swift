@@ -37,12 +37,8 @@ enum GraphContext {
     /// deactivates everything the body activated in it afterwards.
     static func withIsolatedGraph<R>(_ body: () throws -> R) rethrows -> R {
         let graph = GraphEngine()
-        runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
-        defer {
-            graph.deactivateAll()
-            runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed)
-        }
-        return try $isolated.withValue(graph) { try body() }
+        defer { graph.deactivateAll() }
+        return try DependencyGraph.Context(graph: graph).run(body)
     }
 
     static func withIsolatedGraph<R>(

@@ -16,7 +16,7 @@ final class InstanceSlot: @unchecked Sendable {
     private let published = UnsafeAtomicLazyReference<AnyObject>.create()
     /// Shared with other slots: waiters are woken by any slot's broadcast and re-check.
     private var lock: Lock {
-        runtime.slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 63]
+        runtime.stripedLock(for: self)
     }
     private var stored: [ArgumentKey: Stored] = [:]
     private var builders: [ArgumentKey: ResolutionChain] = [:]

@@ -26,7 +26,7 @@ final class InjectedStorage<Value>: @unchecked Sendable {
     private let isReloaded = UnsafeAtomic<Bool>.create(false)
     /// Shared with other storages and slots; held only for a few instructions.
     private var lock: Lock {
-        runtime.slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 63]
+        runtime.stripedLock(for: self)
     }
     private var value: Value?
     private var loadingThread: pthread_t?

@@ -16,6 +16,12 @@ struct Runtime: @unchecked Sendable {
     /// The locks instance slots share, chosen by slot address: a lock per slot would cost two
     /// allocations per registration, and slots hold their lock only for a few instructions.
     let slotLocks: [Lock] = (0..<64).map { _ in Lock() }
+
+    /// The shared lock that guards `object`'s state, chosen by its address.
+    @inline(__always)
+    func stripedLock(for object: AnyObject) -> Lock {
+        slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & 63]
+    }
     /// Whether `.instance` instantiations are tracked for cycle detection.
     let detectsCycles = UnsafeAtomic<Bool>.create(StitcherConfiguration.RuntimeCycleDetectionAvailability.always.isEnabled)
 }
