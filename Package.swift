@@ -42,7 +42,9 @@ let package = Package(
         ),
         .target(name: "StitcherMacros", dependencies: ["Stitcher", "StitcherMacrosPlugin"]),
         .executableTarget(name: "StitcherDemo", dependencies: ["Stitcher"]),
-        .testTarget(name: "StitcherTests", dependencies: ["Stitcher", "StitcherTesting"]),
+        .testTarget(
+            name: "StitcherTests",
+            dependencies: ["Stitcher", "StitcherTesting", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(
             name: "StitcherMacrosTests",
             dependencies: [

@@ -148,6 +148,59 @@ struct StressTests {
         #expect(wrong.value == 0)
     }
 
+    /// Shared instances are read without a lock; the weak reference they are read through
+    /// is replaced each time the instance was released. Readers racing with a replacement
+    /// must see either the live instance or none, never a released reference.
+    @Test func sharedInstanceReleasedAndRebuiltWhileOtherThreadsRead() throws {
+        let log = BuildLog()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in log.record("shared"); return Built(generation: 0) }.scope(.shared)
+        })
+        let rounds = scaled(300)
+        let threads = 3
+        // Two phases per round: everyone resolves and holds, then everyone lets go.
+        let barriers = (0..<(2 * rounds)).map { _ in Barrier(parties: threads) }
+        let seen = Protected<[[ObjectIdentifier]]>(Array(repeating: [], count: rounds))
+        let finished = onThreads(threads, timeout: 120) { _ in
+            for round in 0..<rounds {
+                var held: Built? = try? DependencyGraph.inject()
+                // Read it again while others may be replacing the reference.
+                for _ in 0..<20 { held = (try? DependencyGraph.inject()) ?? held }
+                if let built = held { seen.withLock { $0[round].append(ObjectIdentifier(built)) } }
+                barriers[2 * round].arriveAndWait(timeout: 30)
+                held = nil
+                barriers[2 * round + 1].arriveAndWait(timeout: 30)
+            }
+        }
+        #expect(finished)
+        let perRound = seen.withLock { $0 }
+        #expect(perRound.allSatisfy { $0.count == threads }, "every resolution succeeded")
+        #expect(perRound.allSatisfy { Set($0).count == 1 }, "threads holding it at once share one instance")
+        #expect(log.count("shared") == rounds, "one build per round: released instances are rebuilt once")
+    }
+
+    /// Every thread lets go of the shared instance at once, so it is released and rebuilt
+    /// over and over while the others read it: the sanitizers check that no reader follows
+    /// a weak reference that was already released.
+    @Test func sharedInstanceChurnUnderConcurrentReads() throws {
+        let log = BuildLog()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Built in log.record("shared"); return Built(generation: 1) }.scope(.shared)
+        })
+        let iterations = scaled(20_000)
+        let resolved = Counter()
+        let finished = onThreads(3, timeout: 120) { _ in
+            var count = 0
+            for _ in 0..<iterations {
+                if let built = try? DependencyGraph.inject() as Built, built.generation == 1 { count += 1 }
+            }
+            for _ in 0..<count { resolved.increment() }
+        }
+        #expect(finished)
+        #expect(resolved.value == 3 * iterations, "every read gave a live instance")
+        #expect(log.count("shared") > 1, "instances were released and rebuilt")
+    }
+
     @Test func injectedPropertiesFirstReadFromManyThreads() {
         let log = BuildLog()
         DependencyGraph.activate(DependencyContainer {

@@ -133,6 +133,10 @@ extension GraphEngine {
             }
             return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
         case .shared:
+            if record.parameterTypes.isEmpty, let object = entry.slot.sharedObject(state.hazard) {
+                if record.storesObjects { return object }
+                if let instance = record.restore(object) { return instance }
+            }
             strongly = false
         case .singleton, .managed:
             strongly = true

@@ -388,7 +388,7 @@ final class ActiveContainer: @unchecked Sendable {
             guard last[key] == index else { continue }
             let earlier = previous[key]
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
-            let slot = isSameDeclaration ? earlier!.slot : InstanceSlot()
+            let slot = isSameDeclaration ? earlier!.slot : InstanceSlot.make()
             slots[key] = slot
             winners.append(record)
             winnerSlots.append(slot)
@@ -418,7 +418,7 @@ final class ActiveContainer: @unchecked Sendable {
     /// registration is no longer there.
     func resetSlot(for identity: IdentityKey) -> InstanceSlot? {
         guard let old = slots[identity] else { return nil }
-        let fresh = InstanceSlot()
+        let fresh = InstanceSlot.make()
         slots[identity] = fresh
         for index in winnerSlots.indices where winnerSlots[index] === old { winnerSlots[index] = fresh }
         return old

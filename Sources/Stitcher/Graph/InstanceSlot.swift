@@ -3,34 +3,90 @@ import Atomics
 /// Where the graph keeps the instances of one registration, and how it makes sure each is
 /// built exactly once.
 ///
-/// A singleton or managed registration without parameters publishes its instance through a
-/// set-once atomic reference: once it exists, reading it takes no lock. Such a slot is never
-/// cleared; resetting a managed scope gives the registration a new slot instead. Shared
-/// (weakly held) instances and instances stored per parameter values live in a small
-/// dictionary behind the slot's own lock.
+/// Instances of registrations without parameters are published in two atomic words stored
+/// inline (the slot is a `ManagedBuffer`, so they cost no allocation of their own):
+/// - a singleton or managed instance, set once and read with a single load; such a slot is
+///   never cleared: resetting a managed scope gives the registration a new slot;
+/// - the weak reference of a shared instance, replaced when the instance was released and a
+///   new one is built. Readers follow it without a lock, announcing it in their thread's
+///   hazard cell so that a replaced reference is not released under them (`HazardDomain`).
+///
+/// Instances stored per parameter values live in a small dictionary behind the slot's lock.
 ///
 /// Creation is once-only per key: the first resolution marks the key as being built and runs
 /// the factory without holding any lock; others wait for it. A factory that throws leaves
 /// nothing stored, and the waiters try again.
-final class InstanceSlot: @unchecked Sendable {
-    private let published = UnsafeAtomicLazyReference<AnyObject>.create()
-    /// Shared with other slots: waiters are woken by any slot's broadcast and re-check.
-    private var lock: Lock {
-        runtime.stripedLock(for: self)
+///
+/// Not `Sendable` as a type (`ManagedBuffer` cannot be); the entries and graph state that
+/// hold slots are, and share them between threads.
+final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<UnsafeMutableRawPointer?>.Storage> {
+    struct Header {
+        var stored: [ArgumentKey: Stored] = [:]
+        var builders: [ArgumentKey: ResolutionChain] = [:]
     }
-    private var stored: [ArgumentKey: Stored] = [:]
-    private var builders: [ArgumentKey: ResolutionChain] = [:]
 
-    private enum Stored {
+    enum Stored {
         case strong(AnyObject)
         case weak(WeakObject)
     }
 
-    deinit { published.destroy() }
+    private static let publishedWord = 0
+    private static let sharedWord = 1
 
-    /// The instance (in stored form) published without a lock, if any.
+    static func make() -> InstanceSlot {
+        let buffer = create(minimumCapacity: 2) { _ in Header() }
+        buffer.withUnsafeMutablePointerToElements { words in
+            (words + publishedWord).initialize(to: .init(nil))
+            (words + sharedWord).initialize(to: .init(nil))
+        }
+        return unsafeDowncast(buffer, to: InstanceSlot.self)
+    }
+
+    deinit {
+        if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
+        if let box = shared.load(ordering: .acquiring) { Unmanaged<WeakObject>.fromOpaque(box).release() }
+    }
+
+    /// Shared with other slots: waiters are woken by any slot's broadcast and re-check.
+    private var lock: Lock { runtime.stripedLock(for: self) }
+
+    /// The retained singleton or managed instance, set once.
     @inline(__always)
-    var publishedInstance: AnyObject? { published.load() }
+    private var published: UnsafeAtomic<UnsafeMutableRawPointer?> {
+        UnsafeAtomic(at: withUnsafeMutablePointerToElements { $0 + Self.publishedWord })
+    }
+
+    /// The retained `WeakObject` of the shared instance.
+    @inline(__always)
+    private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> {
+        UnsafeAtomic(at: withUnsafeMutablePointerToElements { $0 + Self.sharedWord })
+    }
+
+    /// The singleton or managed instance (in stored form), read without a lock, if any.
+    @inline(__always)
+    var publishedInstance: AnyObject? {
+        published.load(ordering: .acquiring).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The object a shared registration without parameters holds, if it is still alive,
+    /// read without a lock. `hazard` is the calling thread's cell.
+    @inline(__always)
+    func sharedObject(_ hazard: HazardCell) -> AnyObject? {
+        let source = shared
+        guard var box = source.load(ordering: .acquiring) else { return nil }
+        while true {
+            guard let confirmed = hazard.protect(box, publishedBy: source) else {
+                hazard.clear()
+                return nil
+            }
+            if confirmed == box {
+                let object = Unmanaged<WeakObject>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.object }
+                hazard.clear()
+                return object
+            }
+            box = confirmed
+        }
+    }
 
     /// Returns the stored instance for `key`, or builds, stores and returns one.
     ///
@@ -46,14 +102,14 @@ final class InstanceSlot: @unchecked Sendable {
         cycle: () -> InjectionError,
         make: () throws -> AnyObject
     ) throws -> AnyObject {
-        let usesPublished = strongly && key.values.isEmpty
+        let lock = self.lock
         lock.lock()
         while true {
-            if let existing = usesPublished ? published.load() : storedInstance(for: key, record) {
+            if let existing = storedInstance(for: key, strongly: strongly, record) {
                 lock.unlock()
                 return existing
             }
-            guard let builder = builders[key] else { break }
+            guard let builder = header.builders[key] else { break }
             if builder !== chain {
                 guard WaitRegistry.beginWaiting(chain, for: builder) else {
                     lock.unlock()
@@ -66,7 +122,7 @@ final class InstanceSlot: @unchecked Sendable {
                 lock.wait()
             }
         }
-        builders[key] = chain
+        header.builders[key] = chain
         lock.unlock()
 
         let instance: AnyObject
@@ -74,48 +130,80 @@ final class InstanceSlot: @unchecked Sendable {
             instance = try make()
         } catch {
             lock.withLock {
-                builders[key] = nil
+                header.builders[key] = nil
                 lock.broadcast()
             }
             throw error
         }
 
-        lock.withLock {
-            if usesPublished {
-                _ = published.storeIfNilThenLoad(instance)
-            } else if strongly {
-                stored[key] = .strong(instance)
-            } else if let object = record.weakTarget(instance) {
-                stored[key] = .weak(WeakObject(object))
+        let replaced: Unmanaged<AnyObject>? = lock.withLock {
+            defer {
+                header.builders[key] = nil
+                lock.broadcast()
             }
-            builders[key] = nil
-            lock.broadcast()
+            return store(instance, for: key, strongly: strongly, record)
         }
+        if let replaced { runtime.hazards.retire(replaced) }
         return instance
     }
 
-    /// Drops weakly held entries whose instances were released.
+    /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
-        lock.withLock {
-            stored = stored.filter { entry in
+        let replaced: Unmanaged<AnyObject>? = lock.withLock {
+            header.stored = header.stored.filter { entry in
                 if case .weak(let reference) = entry.value { return reference.object != nil }
                 return true
             }
+            guard let box = shared.load(ordering: .acquiring),
+                Unmanaged<WeakObject>.fromOpaque(box).takeUnretainedValue().object == nil
+            else { return nil }
+            return shared.exchange(nil, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
         }
+        if let replaced { runtime.hazards.retire(replaced) }
     }
 
-    private func storedInstance(for key: ArgumentKey, _ record: RegistrationRecord) -> AnyObject? {
-        switch stored[key] {
+    /// The instance stored for `key`; the caller holds the lock.
+    private func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
+        if key.values.isEmpty {
+            if strongly { return publishedInstance }
+            // Under the lock no one replaces the reference: no need to announce it.
+            return shared.load(ordering: .acquiring)
+                .flatMap { Unmanaged<WeakObject>.fromOpaque($0).takeUnretainedValue().object }
+                .flatMap(record.restore)
+        }
+        switch header.stored[key] {
         case .strong(let instance): return instance
         case .weak(let reference): return reference.object.flatMap(record.restore)
         case nil: return nil
         }
     }
+
+    /// Stores a new instance for `key` and returns the weak reference it replaces, which the
+    /// caller retires; the caller holds the lock.
+    private func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
+        switch (key.values.isEmpty, strongly) {
+        case (true, true):
+            let retained = Unmanaged.passRetained(instance).toOpaque()
+            if !published.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+                Unmanaged<AnyObject>.fromOpaque(retained).release()
+            }
+        case (true, false):
+            guard let object = record.weakTarget(instance) else { return nil }
+            let box = Unmanaged.passRetained(WeakObject(object)).toOpaque()
+            return shared.exchange(box, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
+        case (false, true):
+            header.stored[key] = .strong(instance)
+        case (false, false):
+            if let object = record.weakTarget(instance) { header.stored[key] = .weak(WeakObject(object)) }
+        }
+        return nil
+    }
 }
 
 /// A weak reference to an instance of the shared scope.
+///
+/// Never changed once made, so that threads can read it concurrently.
 final class WeakObject: @unchecked Sendable {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
 }
-

@@ -38,6 +38,10 @@ final class ThreadState {
     @exclusivity(unchecked) var chain: ResolutionChain?
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
+    /// Where this thread announces the shared instance it is reading (see `HazardDomain`).
+    let hazard = runtime.hazards.makeCell()
+
+    deinit { runtime.hazards.recycle(hazard) }
 
     static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()

@@ -11,6 +11,8 @@ struct Runtime: @unchecked Sendable {
     let isolatedGraphs = UnsafeAtomic<Int>.create(0)
     /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
     let inheritedPaths = UnsafeAtomic<Int>.create(0)
+    /// Where lock-free readers of shared instances announce what they read.
+    let hazards = HazardDomain()
     /// The thread-local slot of each thread's `ThreadState`.
     let threadStateKey = ThreadState.makeKey()
     /// The locks instance slots share, chosen by slot address: a lock per slot would cost two
