@@ -8,7 +8,10 @@ DependencyGraph.activate(DependencyContainer {
     Dependency { Single() }.scope(.singleton)
     Dependency { Transient() }.scope(.instance)
     Dependency { Single() }.named("named").scope(.singleton)
+    Dependency { Shared() }.scope(.shared)
 })
+final class Shared: @unchecked Sendable { init() {} }
+let keptShared: Shared = try! DependencyGraph.inject()
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
@@ -53,6 +56,7 @@ var sink = 0
 for _ in 0..<iterations {
     switch workload {
     case "transient": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Transient.self), to: Int.self)
+    case "shared": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Shared.self), to: Int.self)
     case "named": sink &+= unsafeBitCast(try! DependencyGraph.inject(byName: "named") as Single, to: Int.self)
     default: sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self)
     }

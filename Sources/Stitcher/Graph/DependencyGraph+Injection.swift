@@ -8,21 +8,47 @@ extension DependencyGraph {
     /// let service: Service = try DependencyGraph.inject()
     /// let trackers = try DependencyGraph.inject(byType: [EventTracking].self)
     /// ```
+    @inlinable
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0,
-           let object = runtime.shared.publishedObject(ofType: ObjectIdentifier(D.self)) {
+        // Inlined so that the cast below is specialized away in the caller's module.
+        if let object = cachedObject(ofType: ObjectIdentifier(D.self)) {
             return unsafeBitCast(object, to: D.self)
         }
-        return try GraphContext.resolve(type: TypeKey(D.self), .none)
+        return try resolve(byType: D.self)
     }
 
     /// Injects the dependency registered under `name`.
+    @inlinable
     public static func inject<D>(byName name: String) throws -> D {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0,
-           let object = runtime.shared.publishedObject(named: name, as: ObjectIdentifier(D.self)) {
+        if let object = cachedObject(named: name, as: ObjectIdentifier(D.self)) {
             return unsafeBitCast(object, to: D.self)
         }
-        return try GraphContext.resolve(.name(name), .none)
+        return try resolve(byName: name)
+    }
+
+    /// The cached instance of the only registration of type `id` in the process-wide graph,
+    /// when it is an object of exactly that type and takes no parameters.
+    @usableFromInline
+    static func cachedObject(ofType id: ObjectIdentifier) -> AnyObject? {
+        guard runtime.isolatedGraphs.load(ordering: .relaxed) == 0 else { return nil }
+        return runtime.shared.cachedObject(ofType: id)
+    }
+
+    /// `cachedObject(ofType:)` for a registration located by name, requested as the type `id`.
+    @usableFromInline
+    static func cachedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
+        guard runtime.isolatedGraphs.load(ordering: .relaxed) == 0 else { return nil }
+        return runtime.shared.cachedObject(named: name, as: id)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byType type: D.Type) throws -> D {
+        try GraphContext.resolve(type: TypeKey(D.self), .none)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byName name: String) throws -> D {
+        try GraphContext.resolve(.name(name), .none)
     }
 
     /// Injects the dependency associated with a `Hashable` value.

@@ -46,32 +46,32 @@ final class GraphEngine: @unchecked Sendable {
         snapshot(state: ThreadState.current)
     }
 
-    /// The published instance of the only registration of type `id`, when it is an object
-    /// of exactly that type and takes no parameters; nil sends the caller the full way.
+    /// The cached instance of the only registration of type `id`, when it is an object of
+    /// exactly that type and takes no parameters; nil sends the caller the full way.
     ///
-    /// The path a cached singleton takes: no lock, no allocation, and no reference count
-    /// touched but the returned instance's.
+    /// The path cached singletons and shared instances take: no lock, no allocation, and no
+    /// reference count touched but the returned instance's.
     @inline(__always)
-    func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
-        withCachedSnapshot { $0.publishedObject(ofType: id) }
+    func cachedObject(ofType id: ObjectIdentifier) -> AnyObject? {
+        withCachedSnapshot { $0.cachedObject(ofType: id, $1) }
     }
 
-    /// `publishedObject(ofType:)` for a registration located by name.
+    /// `cachedObject(ofType:)` for a registration located by name.
     @inline(__always)
-    func publishedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
-        withCachedSnapshot { $0.publishedObject(named: name, as: id) }
+    func cachedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
+        withCachedSnapshot { $0.cachedObject(named: name, as: id, $1) }
     }
 
     /// Runs `body` with the calling thread's cached snapshot when it is current, without
     /// touching reference counts; nil when it is not current.
     @inline(__always)
-    private func withCachedSnapshot(_ body: (IndexSnapshot) -> AnyObject?) -> AnyObject? {
+    private func withCachedSnapshot(_ body: (IndexSnapshot, HazardCell) -> AnyObject?) -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return state._withUnsafeGuaranteedRef { state in
             guard state.generation == publishedGeneration.load(ordering: .acquiring),
                   let snapshot = state.unretainedSnapshot
             else { return nil }
-            return snapshot._withUnsafeGuaranteedRef(body)
+            return snapshot._withUnsafeGuaranteedRef { body($0, state.hazard) }
         }
     }
 

@@ -30,8 +30,9 @@ final class IndexSnapshot: @unchecked Sendable {
     let entries: [IndexEntry]
     private let byType: TypeTable
     private let byName: [String: EntryList]
-    /// `byName`, unretained, for the lock-free path.
-    private let unretainedByName: [String: Unmanaged<EntryList>]
+    /// For each name, where its cached instance is kept and the type it produces, for the
+    /// lock-free path.
+    private let cachedByName: [String: (source: CachedInstanceSource, type: ObjectIdentifier)]
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
 
@@ -60,7 +61,10 @@ final class IndexSnapshot: @unchecked Sendable {
         }
         self.byType = TypeTable(byType)
         self.byName = byName
-        self.unretainedByName = byName.mapValues(Unmanaged.passUnretained)
+        self.cachedByName = byName.mapValues { list in
+            let type = list.single?.record.producedType.id ?? ObjectIdentifier(Never.self)
+            return (CachedInstanceSource(list, requestedType: type), type)
+        }
         self.byValue = byValue
     }
 
@@ -72,33 +76,23 @@ final class IndexSnapshot: @unchecked Sendable {
         isIndexed ? byType.lookup(id) : scan(for: .type(TypeKey(dynamic: Never.self)), typeID: id)
     }
 
-    /// The published instance of the only registration of type `id` when that registration
+    /// The cached instance of the only registration of type `id`, when that registration
     /// takes no parameters and produces objects of exactly that type; nil otherwise.
     ///
     /// Runs no user code, so nothing can release what this snapshot holds while it reads:
     /// everything but the returned instance is read without reference counting.
     @inline(__always)
-    func publishedObject(ofType id: ObjectIdentifier) -> AnyObject? {
-        guard isIndexed, let list = byType.unretainedLookup(id) else { return nil }
-        return Self.publishedObject(in: list, as: id)
+    func cachedObject(ofType id: ObjectIdentifier, _ hazard: HazardCell) -> AnyObject? {
+        guard isIndexed else { return nil }
+        return byType.cachedInstanceSource(id).instance(hazard)
     }
 
-    /// The published instance of the only registration named `name`, under the same
-    /// conditions as `publishedObject(ofType:)`, for a request of the type with identity `id`.
+    /// The cached instance of the only registration named `name`, under the same conditions
+    /// as `cachedObject(ofType:)`, for a request of the type with identity `id`.
     @inline(__always)
-    func publishedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
-        guard isIndexed, let list = unretainedByName[name] else { return nil }
-        return Self.publishedObject(in: list, as: id)
-    }
-
-    @inline(__always)
-    private static func publishedObject(in list: Unmanaged<EntryList>, as id: ObjectIdentifier) -> AnyObject? {
-        list._withUnsafeGuaranteedRef { list in
-            guard let entry = list.single else { return nil }
-            let record = entry.record
-            guard record.storesObjects, record.producedType.id == id, record.parameterTypes.isEmpty else { return nil }
-            return entry.slot.publishedInstance
-        }
+    func cachedObject(named name: String, as id: ObjectIdentifier, _ hazard: HazardCell) -> AnyObject? {
+        guard isIndexed, let cached = cachedByName[name], cached.type == id else { return nil }
+        return cached.source.instance(hazard)
     }
 
     /// The registrations under a name, in order.

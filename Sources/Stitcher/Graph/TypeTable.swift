@@ -3,7 +3,8 @@
 /// Built while the index is, then never changed.
 final class EntryList: @unchecked Sendable {
     private let first: IndexEntry
-    private var others: [IndexEntry] = []
+    /// Only appended to while the index is built.
+    @exclusivity(unchecked) private var others: [IndexEntry] = []
 
     init(_ first: IndexEntry) { self.first = first }
 
@@ -29,8 +30,9 @@ final class EntryList: @unchecked Sendable {
 struct TypeTable: @unchecked Sendable {
     private let keys: [UInt]
     private let lists: [EntryList?]
-    /// `lists`, unretained: the lock-free path reads them without reference counting.
-    private let unretained: [Unmanaged<EntryList>?]
+    /// For each type whose cached instance can be returned as is, where it is kept (see
+    /// `CachedInstanceSource`), read by the lock-free path without reference counting.
+    private let sources: [CachedInstanceSource]
     private let mask: Int
     private let shift: UInt
 
@@ -39,6 +41,7 @@ struct TypeTable: @unchecked Sendable {
         while capacity < lists.count * 2 { capacity <<= 1 }
         var keys = [UInt](repeating: 0, count: capacity)
         var values = [EntryList?](repeating: nil, count: capacity)
+        var sources = [CachedInstanceSource](repeating: .none, count: capacity)
         let mask = capacity - 1
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         for (id, list) in lists {
@@ -47,10 +50,11 @@ struct TypeTable: @unchecked Sendable {
             while keys[index] != 0 { index = (index + 1) & mask }
             keys[index] = key
             values[index] = list
+            sources[index] = CachedInstanceSource(list, requestedType: id)
         }
         self.keys = keys
         self.lists = values
-        self.unretained = values.map { $0.map(Unmanaged.passUnretained) }
+        self.sources = sources
         self.mask = mask
         self.shift = shift
     }
@@ -60,20 +64,18 @@ struct TypeTable: @unchecked Sendable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
     }
 
-    /// The registrations of the type with identity `id`, unretained (valid while the table
-    /// is), or nil.
+    /// Where the cached instance of the type with identity `id` is kept, when it can be
+    /// returned as is; `.none` otherwise.
     @inline(__always)
-    func unretainedLookup(_ id: ObjectIdentifier) -> Unmanaged<EntryList>? {
+    func cachedInstanceSource(_ id: ObjectIdentifier) -> CachedInstanceSource {
         let key = UInt(bitPattern: Int(bitPattern: id))
         var index = Self.slot(key, shift: shift, mask: mask)
         return keys.withUnsafeBufferPointer { keys in
-            unretained.withUnsafeBufferPointer { lists in
-                while true {
-                    let candidate = keys[index]
-                    if candidate == key { return lists[index] }
-                    if candidate == 0 { return nil }
-                    index = (index + 1) & mask
-                }
+            while true {
+                let candidate = keys[index]
+                if candidate == key { return sources.withUnsafeBufferPointer { $0[index] } }
+                if candidate == 0 { return .none }
+                index = (index + 1) & mask
             }
         }
     }

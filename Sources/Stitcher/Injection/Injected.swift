@@ -16,8 +16,9 @@
 /// ```
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
-    let storage: InjectedStorage<Value>
+    @usableFromInline let storage: InjectedStorage<Value>
 
+    @inlinable
     public var wrappedValue: Value { storage.wrappedValue }
 
     /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.

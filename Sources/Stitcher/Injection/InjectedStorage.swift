@@ -16,14 +16,17 @@ import Atomics
 /// The shared, thread-safe state behind an ``Injected`` property.
 ///
 /// The first read resolves the value exactly once, even when many threads read at the same
-/// time. The first value is then published through a set-once atomic reference, so reads
-/// take no lock; once the value has been reloaded, reads go through the lock.
+/// time. The first value is then published in one atomic word, so reads take no lock and,
+/// being inlined into the caller, cost a load and a copy of the value; once the value has
+/// been reloaded, reads go through the lock.
+@usableFromInline
 final class InjectedStorage<Value>: @unchecked Sendable {
     private let resolver: @Sendable () throws -> Value
     private let file: StaticString
     private let line: UInt
-    private let firstValue = UnsafeAtomicLazyReference<ValueBox<Value>>.create()
-    private let isReloaded = UnsafeAtomic<Bool>.create(false)
+    /// The address of the first value's retained `ValueBox` (0 until loaded), with the low
+    /// bit set once the value was reloaded.
+    @usableFromInline let published = UnsafeAtomic<UInt>.create(0)
     /// Shared with other storages and slots; held only for a few instructions.
     private var lock: Lock {
         runtime.stripedLock(for: self)
@@ -40,16 +43,26 @@ final class InjectedStorage<Value>: @unchecked Sendable {
 
     deinit {
         subscription?.cancel()
-        firstValue.destroy()
-        isReloaded.destroy()
+        if let box = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring) & ~1) {
+            Unmanaged<ValueBox<Value>>.fromOpaque(box).release()
+        }
+        published.destroy()
     }
 
     /// The kept value, resolving it on first use; a failure stops the program naming the
     /// property's declaration.
+    @inlinable
     var wrappedValue: Value {
-        if !isReloaded.load(ordering: .acquiring), let box = firstValue.load() {
-            return box.value
+        let bits = published.load(ordering: .acquiring)
+        if bits & 1 == 0, let box = UnsafeRawPointer(bitPattern: bits) {
+            return Unmanaged<ValueBox<Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
         }
+        return loadedValue()
+    }
+
+    /// The kept value after a reload, or the value loaded now.
+    @usableFromInline
+    func loadedValue() -> Value {
         do {
             return try load(forcingReload: false)
         } catch {
@@ -103,9 +116,12 @@ final class InjectedStorage<Value>: @unchecked Sendable {
             let resolved = try resolver()
             lock.withLock {
                 if value != nil {
-                    isReloaded.store(true, ordering: .releasing)
+                    _ = published.loadThenBitwiseOr(with: 1, ordering: .releasing)
                 } else {
-                    _ = firstValue.storeIfNilThenLoad(ValueBox(resolved))
+                    let box = UInt(bitPattern: Unmanaged.passRetained(ValueBox(resolved)).toOpaque())
+                    if !published.compareExchange(expected: 0, desired: box, ordering: .releasing).exchanged {
+                        Unmanaged<ValueBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: box)!).release()
+                    }
                 }
                 value = resolved
                 loadingThread = nil
@@ -127,7 +143,8 @@ final class InjectedStorage<Value>: @unchecked Sendable {
 }
 
 /// A resolved value behind a class reference, for atomic publication.
+@usableFromInline
 final class ValueBox<Value>: @unchecked Sendable {
-    let value: Value
+    @usableFromInline let value: Value
     init(_ value: Value) { self.value = value }
 }
