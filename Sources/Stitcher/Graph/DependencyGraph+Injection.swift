@@ -11,7 +11,7 @@ extension DependencyGraph {
     @inlinable
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
         // Inlined so that the cast below is specialized away in the caller's module.
-        if let object = cachedObject(ofType: ObjectIdentifier(D.self)) {
+        if let object = try directObject(ofType: ObjectIdentifier(D.self)) {
             return unsafeBitCast(object, to: D.self)
         }
         return try resolve(byType: D.self)
@@ -20,25 +20,29 @@ extension DependencyGraph {
     /// Injects the dependency registered under `name`.
     @inlinable
     public static func inject<D>(byName name: String) throws -> D {
-        if let object = cachedObject(named: name, as: ObjectIdentifier(D.self)) {
+        if let object = try directObject(named: name, as: ObjectIdentifier(D.self)) {
             return unsafeBitCast(object, to: D.self)
         }
         return try resolve(byName: name)
     }
 
-    /// The cached instance of the only registration of type `id` in the process-wide graph,
-    /// when it is an object of exactly that type and takes no parameters.
+    /// The instance for a direct lookup of the type `id` in the current graph (see
+    /// `DirectLookup`), or nil when the lookup must take the general path.
     @usableFromInline
-    static func cachedObject(ofType id: ObjectIdentifier) -> AnyObject? {
-        guard runtime.isolatedGraphs.load(ordering: .relaxed) == 0 else { return nil }
-        return runtime.shared.cachedObject(ofType: id)
+    static func directObject(ofType id: ObjectIdentifier) throws -> AnyObject? {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.directObject(ofType: id)
+        }
+        return try GraphContext.current.directObject(ofType: id)
     }
 
-    /// `cachedObject(ofType:)` for a registration located by name, requested as the type `id`.
+    /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
     @usableFromInline
-    static func cachedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
-        guard runtime.isolatedGraphs.load(ordering: .relaxed) == 0 else { return nil }
-        return runtime.shared.cachedObject(named: name, as: id)
+    static func directObject(named name: String, as id: ObjectIdentifier) throws -> AnyObject? {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.directObject(named: name, as: id)
+        }
+        return try GraphContext.current.directObject(named: name, as: id)
     }
 
     @usableFromInline

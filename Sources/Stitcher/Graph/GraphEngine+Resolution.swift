@@ -172,13 +172,22 @@ extension GraphEngine {
         )
     }
 
+    /// Builds a new instance of a registration without parameters in the `.instance` scope.
+    @inline(__always)
+    func makeTransient(_ entry: IndexEntry, _ state: ThreadState) throws -> AnyObject {
+        if runtime.detectsCycles.load(ordering: .relaxed) {
+            try checkCycle(entry, state)
+        }
+        return try instantiate(entry, nil, state, inherited: inheritedResolution(state))
+    }
+
     /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
     @inline(__always)
     ///
     /// - Parameter inherited: the path inherited from a parent task, as it was before this
     ///   instantiation bound its own (used when the thread has no frame yet).
     private func instantiate(
-        _ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState,
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
     ) throws -> AnyObject {
         if state.frames.isEmpty {
@@ -189,21 +198,18 @@ extension GraphEngine {
             throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
         }
         let record = entry.record
+        let parameters = record.parameterTypes.isEmpty ? nil : arguments
         state.frames.append(ResolutionFrame(
-            entry: entry, arguments: arguments,
-            argumentHash: record.parameterTypes.isEmpty ? 0 : record.argumentHash(arguments)))
+            entry: entry, arguments: parameters, argumentHash: parameters.map(record.argumentHash) ?? 0))
         defer {
             state.frames.removeLast()
-            if state.frames.isEmpty {
-                state.inherited = nil
-                state.chain = nil
-            }
+            if state.frames.isEmpty { state.endResolution() }
         }
-        return try entry.record.makeInstance(arguments)
+        return try record.makeInstance(parameters ?? .none)
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.
-    private func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
+    func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
         if !state.frames.isEmpty { return state.inherited }
         return runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
     }
@@ -211,12 +217,19 @@ extension GraphEngine {
     /// Throws when `entry` (with equal parameters) is already being built on the path that
     /// leads here: on this thread, or in the task that started this thread's work.
     @inline(__always)
-    private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws {
+    private func checkCycle(_ entry: IndexEntry, _ state: ThreadState) throws {
+        try checkCycle(entry, nil, state)
+    }
+
+    /// `checkCycle(_:_:)` for an instantiation with parameters (nil when it takes none).
+    @inline(__always)
+    private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
         let hash = entry.record.identityHash
         var argumentHash: Int?
         for frame in state.frames where frame.entry.record.identityHash == hash {
             guard frame.entry.isSameRegistration(as: entry) else { continue }
             if entry.record.parameterTypes.isEmpty { throw cycleError(entry, state) }
+            guard let arguments else { continue }
             let current = argumentHash ?? entry.record.argumentHash(arguments)
             argumentHash = current
             if frame.argumentHash == current, sameArguments(entry, frame.arguments, arguments) {
@@ -226,14 +239,14 @@ extension GraphEngine {
         if let inherited = inheritedResolution(state), inherited !== state.shared {
             let found = inherited.contains { step in
                 step.identityHash == hash && step.owner == entry.owner && step.identity == entry.record.identity
-                    && (entry.record.parameterTypes.isEmpty || step.arguments == entry.record.argumentKey(arguments))
+                    && (entry.record.parameterTypes.isEmpty || step.arguments == arguments.map(entry.record.argumentKey))
             }
             if found { throw cycleError(entry, state) }
         }
     }
 
-    private func sameArguments(_ entry: IndexEntry, _ lhs: InjectionArguments, _ rhs: InjectionArguments) -> Bool {
-        entry.record.parameterTypes.isEmpty || entry.record.argumentKey(lhs) == entry.record.argumentKey(rhs)
+    private func sameArguments(_ entry: IndexEntry, _ lhs: InjectionArguments?, _ rhs: InjectionArguments) -> Bool {
+        entry.record.parameterTypes.isEmpty || lhs.map(entry.record.argumentKey) == entry.record.argumentKey(rhs)
     }
 
     private func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
@@ -243,7 +256,7 @@ extension GraphEngine {
 
     private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
         let record = frame.entry.record
-        return step(frame.entry, record.parameterTypes.isEmpty ? .empty : record.argumentKey(frame.arguments))
+        return step(frame.entry, frame.arguments.map(record.argumentKey) ?? .empty)
     }
 
     /// The cycle error for reaching `entry` again: the whole path, then `entry`.

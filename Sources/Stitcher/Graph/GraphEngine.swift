@@ -22,7 +22,8 @@ final class GraphEngine: @unchecked Sendable {
     /// rebuild waits for its result instead of reading the stale index. Recursive: a
     /// builder may inject dependencies.
     private let rebuilding = Lock(recursive: true)
-    private let publishedGeneration = UnsafeAtomic<Int>.create(0)
+    /// The generation of the snapshot lookups must read (see `ThreadState`).
+    let publishedGeneration = UnsafeAtomic<Int>.create(0)
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
 
@@ -44,35 +45,6 @@ final class GraphEngine: @unchecked Sendable {
     @inline(__always)
     func snapshot() -> IndexSnapshot {
         snapshot(state: ThreadState.current)
-    }
-
-    /// The cached instance of the only registration of type `id`, when it is an object of
-    /// exactly that type and takes no parameters; nil sends the caller the full way.
-    ///
-    /// The path cached singletons and shared instances take: no lock, no allocation, and no
-    /// reference count touched but the returned instance's.
-    @inline(__always)
-    func cachedObject(ofType id: ObjectIdentifier) -> AnyObject? {
-        withCachedSnapshot { $0.cachedObject(ofType: id, $1) }
-    }
-
-    /// `cachedObject(ofType:)` for a registration located by name.
-    @inline(__always)
-    func cachedObject(named name: String, as id: ObjectIdentifier) -> AnyObject? {
-        withCachedSnapshot { $0.cachedObject(named: name, as: id, $1) }
-    }
-
-    /// Runs `body` with the calling thread's cached snapshot when it is current, without
-    /// touching reference counts; nil when it is not current.
-    @inline(__always)
-    private func withCachedSnapshot(_ body: (IndexSnapshot, HazardCell) -> AnyObject?) -> AnyObject? {
-        guard let state = ThreadState.unretainedCurrent else { return nil }
-        return state._withUnsafeGuaranteedRef { state in
-            guard state.generation == publishedGeneration.load(ordering: .acquiring),
-                  let snapshot = state.unretainedSnapshot
-            else { return nil }
-            return snapshot._withUnsafeGuaranteedRef { body($0, state.hazard) }
-        }
     }
 
     /// The current index snapshot, cached in `state`.

@@ -30,9 +30,8 @@ final class IndexSnapshot: @unchecked Sendable {
     let entries: [IndexEntry]
     private let byType: TypeTable
     private let byName: [String: EntryList]
-    /// For each name, where its cached instance is kept and the type it produces, for the
-    /// lock-free path.
-    private let cachedByName: [String: (source: CachedInstanceSource, type: ObjectIdentifier)]
+    /// For each name, its `DirectLookup` for a request of the type it produces.
+    private let directByName: [String: DirectLookup]
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
 
@@ -61,9 +60,8 @@ final class IndexSnapshot: @unchecked Sendable {
         }
         self.byType = TypeTable(byType)
         self.byName = byName
-        self.cachedByName = byName.mapValues { list in
-            let type = list.single?.record.producedType.id ?? ObjectIdentifier(Never.self)
-            return (CachedInstanceSource(list, requestedType: type), type)
+        self.directByName = byName.mapValues { list in
+            DirectLookup(list, requestedType: list.single?.record.producedType.id ?? ObjectIdentifier(Never.self))
         }
         self.byValue = byValue
     }
@@ -76,23 +74,19 @@ final class IndexSnapshot: @unchecked Sendable {
         isIndexed ? byType.lookup(id) : scan(for: .type(TypeKey(dynamic: Never.self)), typeID: id)
     }
 
-    /// The cached instance of the only registration of type `id`, when that registration
-    /// takes no parameters and produces objects of exactly that type; nil otherwise.
-    ///
-    /// Runs no user code, so nothing can release what this snapshot holds while it reads:
-    /// everything but the returned instance is read without reference counting.
+    /// The direct lookup of the type with identity `id` (see `DirectLookup`).
     @inline(__always)
-    func cachedObject(ofType id: ObjectIdentifier, _ hazard: HazardCell) -> AnyObject? {
-        guard isIndexed else { return nil }
-        return byType.cachedInstanceSource(id).instance(hazard)
+    func directLookup(ofType id: ObjectIdentifier) -> DirectLookup {
+        isIndexed ? byType.directLookup(id) : .none
     }
 
-    /// The cached instance of the only registration named `name`, under the same conditions
-    /// as `cachedObject(ofType:)`, for a request of the type with identity `id`.
+    /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
-    func cachedObject(named name: String, as id: ObjectIdentifier, _ hazard: HazardCell) -> AnyObject? {
-        guard isIndexed, let cached = cachedByName[name], cached.type == id else { return nil }
-        return cached.source.instance(hazard)
+    func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
+        guard isIndexed, let lookup = directByName[name], let entry = lookup.entry,
+              entry._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
+        else { return .none }
+        return lookup
     }
 
     /// The registrations under a name, in order.

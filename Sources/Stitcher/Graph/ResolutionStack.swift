@@ -5,7 +5,8 @@ struct ResolutionFrame {
     /// The entry being instantiated; alive for as long as the frame, since the lookup that
     /// pushed it holds the snapshot.
     unowned(unsafe) let entry: IndexEntry
-    let arguments: InjectionArguments
+    /// The parameter values; nil when the registration takes none.
+    let arguments: InjectionArguments?
     /// A hash of the parameter values (0 without parameters), compared before the values
     /// themselves so that walking a deep path of one registration stays cheap.
     let argumentHash: Int

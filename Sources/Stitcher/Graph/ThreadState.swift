@@ -23,8 +23,15 @@ import Musl
 final class ThreadState {
     @exclusivity(unchecked) var generation = -1
     @exclusivity(unchecked) var snapshot: IndexSnapshot? {
+        willSet {
+            // Frames and direct lookups hold entries of the snapshot they read unretained:
+            // while a resolution is in progress, a replaced snapshot is kept until it ends.
+            if !frames.isEmpty, let snapshot { supersededDuringResolution.append(snapshot) }
+        }
         didSet { unretainedSnapshot = snapshot.map(Unmanaged.passUnretained) }
     }
+    /// Snapshots replaced while a resolution was in progress (see `snapshot`).
+    @exclusivity(unchecked) private var supersededDuringResolution: [IndexSnapshot] = []
     /// `snapshot`, for reads that must not touch reference counts.
     @exclusivity(unchecked) private(set) var unretainedSnapshot: Unmanaged<IndexSnapshot>?
     /// Instantiations in progress on this thread, outermost first.
@@ -72,6 +79,14 @@ final class ThreadState {
         let state = ThreadState()
         pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
         return state
+    }
+
+    /// Forgets what the outermost resolution that just ended kept.
+    @inline(__always)
+    func endResolution() {
+        inherited = nil
+        chain = nil
+        if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
     }
 
     /// The chain of the current outermost resolution, made on first use.

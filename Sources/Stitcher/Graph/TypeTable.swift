@@ -30,9 +30,8 @@ final class EntryList: @unchecked Sendable {
 struct TypeTable: @unchecked Sendable {
     private let keys: [UInt]
     private let lists: [EntryList?]
-    /// For each type whose cached instance can be returned as is, where it is kept (see
-    /// `CachedInstanceSource`), read by the lock-free path without reference counting.
-    private let sources: [CachedInstanceSource]
+    /// For each type, its `DirectLookup` (read by the direct path without reference counting).
+    private let direct: [DirectLookup]
     private let mask: Int
     private let shift: UInt
 
@@ -41,7 +40,7 @@ struct TypeTable: @unchecked Sendable {
         while capacity < lists.count * 2 { capacity <<= 1 }
         var keys = [UInt](repeating: 0, count: capacity)
         var values = [EntryList?](repeating: nil, count: capacity)
-        var sources = [CachedInstanceSource](repeating: .none, count: capacity)
+        var direct = [DirectLookup](repeating: .none, count: capacity)
         let mask = capacity - 1
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         for (id, list) in lists {
@@ -50,11 +49,11 @@ struct TypeTable: @unchecked Sendable {
             while keys[index] != 0 { index = (index + 1) & mask }
             keys[index] = key
             values[index] = list
-            sources[index] = CachedInstanceSource(list, requestedType: id)
+            direct[index] = DirectLookup(list, requestedType: id)
         }
         self.keys = keys
         self.lists = values
-        self.sources = sources
+        self.direct = direct
         self.mask = mask
         self.shift = shift
     }
@@ -64,16 +63,15 @@ struct TypeTable: @unchecked Sendable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
     }
 
-    /// Where the cached instance of the type with identity `id` is kept, when it can be
-    /// returned as is; `.none` otherwise.
+    /// The direct lookup of the type with identity `id`; `.none` when there is none.
     @inline(__always)
-    func cachedInstanceSource(_ id: ObjectIdentifier) -> CachedInstanceSource {
+    func directLookup(_ id: ObjectIdentifier) -> DirectLookup {
         let key = UInt(bitPattern: Int(bitPattern: id))
         var index = Self.slot(key, shift: shift, mask: mask)
         return keys.withUnsafeBufferPointer { keys in
             while true {
                 let candidate = keys[index]
-                if candidate == key { return sources.withUnsafeBufferPointer { $0[index] } }
+                if candidate == key { return direct.withUnsafeBufferPointer { $0[index] } }
                 if candidate == 0 { return .none }
                 index = (index + 1) & mask
             }

@@ -70,27 +70,39 @@ public enum DependencyFactory {
 
 /// The parameters passed at an injection site, with their static types.
 struct InjectionArguments: @unchecked Sendable {
-    let types: [TypeKey]
-    /// The parameters as the tuple `(repeat each P)`; `()` when there are none.
-    let values: Any
+    /// The values and their static types; nil when there are none, so that injections
+    /// without parameters pass and copy a single null word.
+    private let storage: Storage?
 
-    /// No parameters. Computed rather than stored: building it costs less than the
-    /// lazy-initialization check of a global.
-    @inline(__always)
-    static var none: InjectionArguments { InjectionArguments(types: [], values: ()) }
+    private final class Storage: @unchecked Sendable {
+        let types: [TypeKey]
+        /// The parameters as the tuple `(repeat each P)`.
+        let values: Any
 
-    private init(types: [TypeKey], values: Any) {
-        self.types = types
-        self.values = values
+        init(types: [TypeKey], values: Any) {
+            self.types = types
+            self.values = values
+        }
     }
+
+    /// No parameters.
+    @inline(__always)
+    static var none: InjectionArguments { InjectionArguments(storage: nil) }
+
+    private init(storage: Storage?) { self.storage = storage }
 
     @inline(__always)
     init<each P: Hashable>(_ parameters: repeat each P) {
         var types: [TypeKey] = []
         repeat types.append(TypeKey((each P).self))
-        self.types = types
-        self.values = types.isEmpty ? () : (repeat each parameters)
+        storage = types.isEmpty ? nil : Storage(types: types, values: (repeat each parameters))
     }
+
+    /// The static types of the parameters, in order.
+    var types: [TypeKey] { storage?.types ?? [] }
+
+    /// The parameters as the tuple `(repeat each P)`; `()` when there are none.
+    var values: Any { storage?.values ?? () }
 
     var typeNames: [String] { types.map(\.description) }
 }

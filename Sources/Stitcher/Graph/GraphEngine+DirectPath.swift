@@ -1,0 +1,60 @@
+extension GraphEngine {
+    /// Resolves a direct lookup of the type with identity `id` (see `DirectLookup`); nil
+    /// when the lookup is not direct or the thread's snapshot is not current, which sends
+    /// the caller the general way.
+    ///
+    /// Cached instances are returned with no lock, no allocation and no reference count
+    /// touched but the returned instance's; transient ones are built with the resolution
+    /// path tracked as usual.
+    @inline(__always)
+    func directObject(ofType id: ObjectIdentifier) throws -> AnyObject? {
+        try withCurrentSnapshot { snapshot, state in
+            try object(for: snapshot.directLookup(ofType: id), state)
+        }
+    }
+
+    /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
+    @inline(__always)
+    func directObject(named name: String, as id: ObjectIdentifier) throws -> AnyObject? {
+        try withCurrentSnapshot { snapshot, state in
+            try object(for: snapshot.directLookup(named: name, as: id), state)
+        }
+    }
+
+    /// Runs `body` with the calling thread's cached snapshot when it is current, without
+    /// touching reference counts; nil when it is not current.
+    @inline(__always)
+    private func withCurrentSnapshot(
+        _ body: (IndexSnapshot, ThreadState) throws -> AnyObject?
+    ) rethrows -> AnyObject? {
+        guard let state = ThreadState.unretainedCurrent else { return nil }
+        return try state._withUnsafeGuaranteedRef { state in
+            guard state.generation == publishedGeneration.load(ordering: .acquiring),
+                  let snapshot = state.unretainedSnapshot
+            else { return nil }
+            return try snapshot._withUnsafeGuaranteedRef { try body($0, state) }
+        }
+    }
+
+    @inline(__always)
+    private func object(for lookup: DirectLookup, _ state: ThreadState) throws -> AnyObject? {
+        guard let unretained = lookup.entry else { return nil }
+        return try unretained._withUnsafeGuaranteedRef { entry in
+            switch lookup.kind {
+            case .published:
+                if let instance = entry.slot.publishedInstance { return instance }
+            case .shared:
+                if let instance = entry.slot.sharedObject(state.hazard) { return instance }
+            case .transient:
+                // The frame pushed before the factory runs keeps the snapshot, and so the
+                // entry, alive however the factory changes the graph.
+                return try makeTransient(entry, state)
+            case .none:
+                return nil
+            }
+            // First creation: the slot is used after the factory returns, so hold the entry.
+            let entry = unretained.takeUnretainedValue()
+            return try instance(of: entry, .none, state)
+        }
+    }
+}
