@@ -9,9 +9,14 @@ DependencyGraph.activate(DependencyContainer {
     Dependency { Transient() }.scope(.instance)
     Dependency { Single() }.named("named").scope(.singleton)
     Dependency { Shared() }.scope(.shared)
+    Dependency { (value: Int) in Param(value) }.scope(.instance)
 })
 final class Shared: @unchecked Sendable { init() {} }
+final class Param: @unchecked Sendable { let value: Int; init(_ value: Int) { self.value = value } }
 let keptShared: Shared = try! DependencyGraph.inject()
+final class Holder: @unchecked Sendable { @Injected var single: Single }
+let holder = Holder()
+_ = holder.single
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
@@ -56,6 +61,8 @@ var sink = 0
 for _ in 0..<iterations {
     switch workload {
     case "transient": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Transient.self), to: Int.self)
+    case "injected": sink &+= unsafeBitCast(holder.single, to: Int.self)
+    case "param": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Param.self, 42), to: Int.self)
     case "shared": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Shared.self), to: Int.self)
     case "named": sink &+= unsafeBitCast(try! DependencyGraph.inject(byName: "named") as Single, to: Int.self)
     default: sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self)

@@ -191,8 +191,9 @@ extension GraphEngine {
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
     ) throws -> AnyObject {
         if state.frames.isEmpty {
-            state.inherited = inherited
-            state.chain = chain ?? inherited?.chain
+            // Both are nil between resolutions: only write what there is.
+            if let inherited { state.inherited = inherited }
+            if let chain = chain ?? inherited?.chain { state.chain = chain }
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
             let path = state.frames.map(\.context) + [entry.record.locator.context]
             throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
@@ -209,6 +210,7 @@ extension GraphEngine {
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.
+    @inline(__always)
     func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
         if !state.frames.isEmpty { return state.inherited }
         return runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited

@@ -84,8 +84,8 @@ final class ThreadState {
     /// Forgets what the outermost resolution that just ended kept.
     @inline(__always)
     func endResolution() {
-        inherited = nil
-        chain = nil
+        if inherited != nil { inherited = nil }
+        if chain != nil { chain = nil }
         if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
     }
 

@@ -17,9 +17,13 @@
 @propertyWrapper
 public struct Injected<Value>: @unchecked Sendable {
     @usableFromInline let storage: InjectedStorage<Value>
+    /// `storage`, for reads that need not retain it: `storage` keeps it alive.
+    @usableFromInline let unretainedStorage: Unmanaged<InjectedStorage<Value>>
 
     @inlinable
-    public var wrappedValue: Value { storage.wrappedValue }
+    public var wrappedValue: Value {
+        unretainedStorage._withUnsafeGuaranteedRef { $0.wrappedValue }
+    }
 
     /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.
     public var projectedValue: Injected<Value> { self }
@@ -28,6 +32,7 @@ public struct Injected<Value>: @unchecked Sendable {
         storage = InjectedStorage(file: file, line: line) {
             try GraphContext.current.resolve(key, arguments)
         }
+        unretainedStorage = Unmanaged.passUnretained(storage)
     }
 
     /// Injects the property by its type.
