@@ -45,6 +45,57 @@ extension DependencyGraph {
         return try GraphContext.current.directObject(named: name, as: id)
     }
 
+    /// `directObject(ofType:)` for an injection with parameters.
+    @usableFromInline
+    static func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.directObject(ofType: id, arguments)
+        }
+        return try GraphContext.current.directObject(ofType: id, arguments)
+    }
+
+    /// `directObject(named:as:)` for an injection with parameters.
+    @usableFromInline
+    static func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+            return try runtime.shared.directObject(named: name, as: id, arguments)
+        }
+        return try GraphContext.current.directObject(named: name, as: id, arguments)
+    }
+
+    /// Resolves by type with `arguments`, trying the direct path first.
+    @inlinable
+    static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
+            return unsafeBitCast(object, to: D.self)
+        }
+        return try resolve(byType: D.self, arguments: arguments)
+    }
+
+    /// Resolves by name with `arguments`, trying the direct path first.
+    @inlinable
+    static func inject<D>(byName name: String, arguments: InjectionArguments) throws -> D {
+        if let object = try directObject(named: name, as: ObjectIdentifier(D.self), arguments) {
+            return unsafeBitCast(object, to: D.self)
+        }
+        return try resolve(byName: name, arguments: arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(type: TypeKey(D.self), arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byName name: String, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(.name(name), arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byValue value: AnyHashable, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(.value(value), arguments)
+    }
+
     @usableFromInline
     static func resolve<D>(byType type: D.Type) throws -> D {
         try GraphContext.resolve(type: TypeKey(D.self), .none)
@@ -56,8 +107,9 @@ extension DependencyGraph {
     }
 
     /// Injects the dependency associated with a `Hashable` value.
+    @inlinable
     public static func inject<D, Value: Hashable>(byValue value: Value) throws -> D {
-        try GraphContext.resolve(.value(AnyHashable(value)), .none)
+        try resolve(byValue: AnyHashable(value), arguments: .none)
     }
 
     /// Injects the dependency registered for `type`, instantiating it with `parameters`.
@@ -70,11 +122,12 @@ extension DependencyGraph {
     /// let repository = try DependencyGraph.inject(byType: UserRepository.self, parameters: context)
     /// let trackers: [EventTracking] = try DependencyGraph.inject()
     /// ```
+    @inlinable
     public static func inject<D, each P: Hashable>(
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
+        try inject(byType: D.self, arguments: InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered for `type`, with parameters given without a label.
@@ -82,11 +135,12 @@ extension DependencyGraph {
     /// ```swift
     /// let userRepository: UserRepository = try DependencyGraph.inject(byType: UserRepository.self, context)
     /// ```
+    @inlinable
     public static func inject<D, First: Hashable, each P: Hashable>(
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
+        try inject(byType: D.self, arguments: InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under `name`.
@@ -94,45 +148,51 @@ extension DependencyGraph {
     /// ```swift
     /// let accountService: AccountService = try DependencyGraph.inject(byName: "account-service")
     /// ```
+    @inlinable
     public static func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
-        try GraphContext.resolve(.name(name), InjectionArguments(repeat each parameters))
+        try inject(byName: name, arguments: InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under `name`, with unlabelled parameters.
+    @inlinable
     public static func inject<D, First: Hashable, each P: Hashable>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.name(name), InjectionArguments(first, repeat each parameters))
+        try inject(byName: name, arguments: InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name.
+    @inlinable
     public static func inject<D, Name: RawRepresentable, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try GraphContext.resolve(.name(name.rawValue), InjectionArguments(repeat each parameters))
+        try inject(byName: name.rawValue, arguments: InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name, with
     /// unlabelled parameters.
+    @inlinable
     public static func inject<D, Name: RawRepresentable, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try GraphContext.resolve(.name(name.rawValue), InjectionArguments(first, repeat each parameters))
+        try inject(byName: name.rawValue, arguments: InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency registered under the description of `name`.
+    @inlinable
     public static func inject<D, Name: CustomStringConvertible, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.name(name.description), InjectionArguments(repeat each parameters))
+        try inject(byName: name.description, arguments: InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency registered under the description of `name`, with unlabelled
     /// parameters.
+    @inlinable
     public static func inject<D, Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.name(name.description), InjectionArguments(first, repeat each parameters))
+        try inject(byName: name.description, arguments: InjectionArguments(first, repeat each parameters))
     }
 
     /// Injects the dependency associated with a `Hashable` value.
@@ -140,16 +200,18 @@ extension DependencyGraph {
     /// ```swift
     /// let uploads: ImageUploadService = try DependencyGraph.inject(byValue: UploadServices.images)
     /// ```
+    @inlinable
     public static func inject<D, Value: Hashable, each P: Hashable>(
         byValue value: Value, parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
+        try resolve(byValue: AnyHashable(value), arguments: InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency associated with a `Hashable` value, with unlabelled parameters.
+    @inlinable
     public static func inject<D, Value: Hashable, First: Hashable, each P: Hashable>(
         byValue value: Value, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try GraphContext.resolve(.value(AnyHashable(value)), InjectionArguments(first, repeat each parameters))
+        try resolve(byValue: AnyHashable(value), arguments: InjectionArguments(first, repeat each parameters))
     }
 }

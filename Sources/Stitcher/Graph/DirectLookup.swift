@@ -1,8 +1,9 @@
 /// A lookup the direct path can answer, precomputed when the index is built.
 ///
-/// A lookup qualifies when exactly one registration answers it, takes no parameters and
-/// produces objects of exactly the requested type: its instance is then the answer as is,
-/// with no cast, no parameter matching and no check of the record. The entry is held
+/// A lookup qualifies when exactly one registration answers it and produces objects of
+/// exactly the requested type: its instance is then the answer as is, with no cast. For a
+/// registration without parameters, the kind also tells where its instance is kept, so
+/// that a cached one is returned without reading the record. The entry is held
 /// unretained: it lives as long as the snapshot that holds this lookup, which the calling
 /// thread keeps alive (see `ThreadState.snapshot`).
 struct DirectLookup: @unchecked Sendable {
@@ -15,6 +16,9 @@ struct DirectLookup: @unchecked Sendable {
         case shared
         /// A new instance on every lookup.
         case transient
+        /// A registration taking parameters, in any scope: the injection's arguments must
+        /// match its signature.
+        case parameterized
     }
 
     private let entryAddress: UInt
@@ -31,16 +35,16 @@ struct DirectLookup: @unchecked Sendable {
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
         guard let entry = list.single else { self = .none; return }
         let record = entry.record
-        guard record.storesObjects, record.parameterTypes.isEmpty, record.producedType.id == requestedType else {
+        guard record.storesObjects, record.producedType.id == requestedType else {
             self = .none
             return
         }
         entryAddress = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-        kind = switch record.scope {
+        kind = if !record.parameterTypes.isEmpty { .parameterized } else { switch record.scope {
         case .singleton, .managed: .published
         case .shared: .shared
         case .instance: .transient
-        }
+        } }
     }
 
     /// The entry, unretained; nil for `.none`.

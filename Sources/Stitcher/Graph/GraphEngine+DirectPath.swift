@@ -21,6 +21,22 @@ extension GraphEngine {
         }
     }
 
+    /// `directObject(ofType:)` for an injection with parameters.
+    @inline(__always)
+    func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+        try withCurrentSnapshot { snapshot, state in
+            try object(for: snapshot.directLookup(ofType: id), arguments, state)
+        }
+    }
+
+    /// `directObject(named:as:)` for an injection with parameters.
+    @inline(__always)
+    func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+        try withCurrentSnapshot { snapshot, state in
+            try object(for: snapshot.directLookup(named: name, as: id), arguments, state)
+        }
+    }
+
     /// Runs `body` with the calling thread's cached snapshot when it is current, without
     /// touching reference counts; nil when it is not current.
     @inline(__always)
@@ -48,13 +64,25 @@ extension GraphEngine {
             case .transient:
                 // The frame pushed before the factory runs keeps the snapshot, and so the
                 // entry, alive however the factory changes the graph.
-                return try makeTransient(entry, state)
-            case .none:
+                return try makeTransient(entry, nil, state)
+            case .none, .parameterized:
                 return nil
             }
             // First creation: the slot is used after the factory returns, so hold the entry.
             let entry = unretained.takeUnretainedValue()
             return try instance(of: entry, .none, state)
+        }
+    }
+
+    @inline(__always)
+    private func object(for lookup: DirectLookup, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
+        guard lookup.kind == .parameterized, let unretained = lookup.entry else { return nil }
+        return try unretained._withUnsafeGuaranteedRef { entry in
+            let record = entry.record
+            guard record.accepts(arguments) else { return nil }
+            if case .instance = record.scope { return try makeTransient(entry, arguments, state) }
+            // Stored per parameter values: the slot is used after the factory returns.
+            return try instance(of: unretained.takeUnretainedValue(), arguments, state)
         }
     }
 }

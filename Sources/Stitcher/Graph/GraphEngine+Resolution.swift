@@ -39,7 +39,7 @@ extension GraphEngine {
     private func resolve<D>(
         _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
     ) throws -> D {
-        if let entry = list?.single, entry.record.parameterTypes == arguments.types {
+        if let entry = list?.single, entry.record.accepts(arguments) {
             let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
             let record = entry.record
             if record.producedType.id == ObjectIdentifier(D.self) {
@@ -61,7 +61,7 @@ extension GraphEngine {
     private func resolveSlowly<D>(
         _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
     ) throws -> D {
-        let matching = candidates.filter { $0.record.parameterTypes == arguments.types }
+        let matching = candidates.filter { $0.record.accepts(arguments) }
         switch matching.count {
         case 1:
             let entry = matching[0]
@@ -109,7 +109,7 @@ extension GraphEngine {
     func resolveAll<E>(_ key: LookupKey, _ arguments: InjectionArguments, as type: E.Type) throws -> [E] {
         let state = ThreadState.current
         return try (snapshot(state: state).entries(for: key)?.entries ?? [])
-            .filter { $0.record.parameterTypes == arguments.types }
+            .filter { $0.record.accepts(arguments) }
             .map { entry in
                 let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
                 guard let value = entry.record.cast(instance, to: E.self) else {
@@ -142,7 +142,7 @@ extension GraphEngine {
             strongly = true
         }
         try checkCycle(entry, arguments, state)
-        let key = record.parameterTypes.isEmpty ? ArgumentKey.empty : record.argumentKey(arguments)
+        let key = record.parameterTypes.isEmpty ? ArgumentKey.empty : arguments.key
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
         return try entry.slot.instance(
@@ -172,13 +172,14 @@ extension GraphEngine {
         )
     }
 
-    /// Builds a new instance of a registration without parameters in the `.instance` scope.
+    /// Builds a new instance of a registration in the `.instance` scope; `arguments` is nil
+    /// when it takes no parameters.
     @inline(__always)
-    func makeTransient(_ entry: IndexEntry, _ state: ThreadState) throws -> AnyObject {
+    func makeTransient(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
         if runtime.detectsCycles.load(ordering: .relaxed) {
-            try checkCycle(entry, state)
+            try checkCycle(entry, arguments, state)
         }
-        return try instantiate(entry, nil, state, inherited: inheritedResolution(state))
+        return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
     }
 
     /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
@@ -200,8 +201,10 @@ extension GraphEngine {
         }
         let record = entry.record
         let parameters = record.parameterTypes.isEmpty ? nil : arguments
-        state.frames.append(ResolutionFrame(
-            entry: entry, arguments: parameters, argumentHash: parameters.map(record.argumentHash) ?? 0))
+        // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
+        // that a deep path through one registration is not hashed again at every level.
+        let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
+        state.frames.append(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
         defer {
             state.frames.removeLast()
             if state.frames.isEmpty { state.endResolution() }
@@ -219,12 +222,6 @@ extension GraphEngine {
     /// Throws when `entry` (with equal parameters) is already being built on the path that
     /// leads here: on this thread, or in the task that started this thread's work.
     @inline(__always)
-    private func checkCycle(_ entry: IndexEntry, _ state: ThreadState) throws {
-        try checkCycle(entry, nil, state)
-    }
-
-    /// `checkCycle(_:_:)` for an instantiation with parameters (nil when it takes none).
-    @inline(__always)
     private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
         let hash = entry.record.identityHash
         var argumentHash: Int?
@@ -232,23 +229,23 @@ extension GraphEngine {
             guard frame.entry.isSameRegistration(as: entry) else { continue }
             if entry.record.parameterTypes.isEmpty { throw cycleError(entry, state) }
             guard let arguments else { continue }
-            let current = argumentHash ?? entry.record.argumentHash(arguments)
+            let current = argumentHash ?? arguments.hash
             argumentHash = current
-            if frame.argumentHash == current, sameArguments(entry, frame.arguments, arguments) {
+            if frame.argumentHash ?? frame.arguments?.hash == current, sameArguments(entry, frame.arguments, arguments) {
                 throw cycleError(entry, state)
             }
         }
         if let inherited = inheritedResolution(state), inherited !== state.shared {
             let found = inherited.contains { step in
                 step.identityHash == hash && step.owner == entry.owner && step.identity == entry.record.identity
-                    && (entry.record.parameterTypes.isEmpty || step.arguments == arguments.map(entry.record.argumentKey))
+                    && (entry.record.parameterTypes.isEmpty || step.arguments == arguments?.key)
             }
             if found { throw cycleError(entry, state) }
         }
     }
 
     private func sameArguments(_ entry: IndexEntry, _ lhs: InjectionArguments?, _ rhs: InjectionArguments) -> Bool {
-        entry.record.parameterTypes.isEmpty || lhs.map(entry.record.argumentKey) == entry.record.argumentKey(rhs)
+        entry.record.parameterTypes.isEmpty || lhs?.key == rhs.key
     }
 
     private func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
@@ -257,8 +254,7 @@ extension GraphEngine {
     }
 
     private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
-        let record = frame.entry.record
-        return step(frame.entry, frame.arguments.map(record.argumentKey) ?? .empty)
+        step(frame.entry, frame.arguments?.key ?? .empty)
     }
 
     /// The cycle error for reaching `entry` again: the whole path, then `entry`.

@@ -9,7 +9,8 @@ struct ResolutionFrame {
     let arguments: InjectionArguments?
     /// A hash of the parameter values (0 without parameters), compared before the values
     /// themselves so that walking a deep path of one registration stays cheap.
-    let argumentHash: Int
+    /// nil when not computed yet, or without parameters.
+    let argumentHash: Int?
 
     var context: InjectionError.DependencyContext { entry.record.locator.context }
 }

@@ -21,8 +21,8 @@ final class RegistrationRecord: @unchecked Sendable {
     let weakTarget: (AnyObject) -> AnyObject?
     /// The stored form of an instance found alive through its weak reference.
     let restore: (AnyObject) -> AnyObject?
-    let argumentKey: (InjectionArguments) -> ArgumentKey
-    let argumentHash: (InjectionArguments) -> Int
+    /// Equal to the `signature` of the injection arguments this registration accepts.
+    let signature: ObjectIdentifier
     /// The code address of the factory (see `DependencyFactory.Provider.origin`).
     let origin: ClosureIdentity
 
@@ -38,38 +38,57 @@ final class RegistrationRecord: @unchecked Sendable {
         let identity = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes)
         self.identity = identity
         self.identityHash = identity.hashValue
-        self.argumentKey = provider.argumentKey
-        self.argumentHash = provider.argumentHash
+        self.signature = provider.signature
         self.origin = provider.origin
+        (storesObjects, makeInstance, weakTarget, restore) = Self.instanceFunctions(provider)
+    }
+
+    /// How instances of `T` are made and stored. Generic over `T` alone, so that the
+    /// closures capture its metadata instead of looking it up through `R` on every call.
+    private static func instanceFunctions<T>(_ provider: DependencyFactory.Provider<T>) -> (
+        storesObjects: Bool,
+        make: (InjectionArguments) throws -> AnyObject,
+        weakTarget: (AnyObject) -> AnyObject?,
+        restore: (AnyObject) -> AnyObject?
+    ) {
         let make = provider.make
         // Only instances whose dynamic type differs from `T` (subclasses, values behind an
         // existential) need a dynamic conformance check.
         let alwaysAware = T.self is PostInstantiationAware.Type
         if let exactClass = T.self as? AnyClass {
-            storesObjects = true
             let exactID = ObjectIdentifier(exactClass)
-            makeInstance = { arguments in
-                let object = unsafeBitCast(try make(arguments), to: AnyObject.self)
-                if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
-                    (object as? PostInstantiationAware)?.didInstantiate()
-                }
-                return object
-            }
-            weakTarget = { $0 }
-            restore = { $0 }
-        } else {
-            storesObjects = false
-            let exactID = ObjectIdentifier(T.self)
-            makeInstance = { arguments in
+            return (
+                true,
+                { arguments in
+                    let object = unsafeBitCast(try make(arguments), to: AnyObject.self)
+                    if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
+                        (object as? PostInstantiationAware)?.didInstantiate()
+                    }
+                    return object
+                },
+                { $0 },
+                { $0 }
+            )
+        }
+        let exactID = ObjectIdentifier(T.self)
+        return (
+            false,
+            { arguments in
                 let value = try make(arguments)
                 if alwaysAware || ObjectIdentifier(type(of: value as Any)) != exactID {
                     (value as Any as? PostInstantiationAware)?.didInstantiate()
                 }
                 return TypedBox(value)
-            }
-            weakTarget = { ($0 as? TypedBox<T>)?.object }
-            restore = { object in (object as? T).map { TypedBox($0) } }
-        }
+            },
+            { ($0 as? TypedBox<T>)?.object },
+            { object in (object as? T).map { TypedBox($0) } }
+        )
+    }
+
+    /// Whether an injection with `arguments` matches the parameters this registration takes.
+    @inline(__always)
+    func accepts(_ arguments: InjectionArguments) -> Bool {
+        signature == arguments.signature
     }
 
     /// Whether `other` declares the same dependency as this record: a builder's re-run of the
