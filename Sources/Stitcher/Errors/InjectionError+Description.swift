@@ -61,7 +61,8 @@ extension InjectionError {
         case .unknown:
             return "To fix this, look at the underlying error thrown by the factory."
         case .unsupportedOperation:
-            return nil
+            return "To fix this, inject a dependency whose factory is async with "
+                + "`try await DependencyGraph.injectAsync(…)`."
         case let .mismatchedDependencyType(type, expected):
             return "To fix this, register a dependency whose instances are '\(expected)', "
                 + "or inject it as '\(type)'. A conforms(to:) or inherits(from:) alias must name "

@@ -36,9 +36,14 @@ public enum DependencyGraph {
         completion()
     }
 
-    /// Activates a container; returns once it is indexed and its eager dependencies exist.
+    /// Activates a container; returns once it is indexed and its eager dependencies exist,
+    /// those with asynchronous factories included.
     public static func activate(_ container: DependencyContainer) async {
-        GraphContext.current.activate(container)
+        let graph = GraphContext.current
+        for entry in graph.activate(container) where entry.record.isAsync && entry.slot.publishedInstance == nil {
+            // A failure surfaces again, as an error, when the dependency is injected.
+            _ = try? await graph.instanceAsync(of: entry, .none)
+        }
     }
 
     /// Deactivates a container, releasing the instances the graph stored for it.

@@ -194,7 +194,8 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Activates `container`, or makes it the most recently activated one if it is active,
     /// then instantiates its eager dependencies.
-    func activate(_ container: DependencyContainer) {
+    @discardableResult
+    func activate(_ container: DependencyContainer) -> [IndexEntry] {
         // Listen first, so that an invalidation while the registrations are built is seen.
         // Unowned: a weak reference would give the graph a side table, making every retain
         // on the lookup path slower. The graph removes its listeners before it goes away.
@@ -213,6 +214,7 @@ final class GraphEngine: @unchecked Sendable {
         }
         instantiateEagerly(eager)
         notifyChange()
+        return eager
     }
 
     /// Deactivates `container`, releasing every instance it stored.
@@ -307,8 +309,10 @@ final class GraphEngine: @unchecked Sendable {
         }
     }
 
+    /// Instantiates eager dependencies with synchronous factories; asynchronous ones are
+    /// instantiated by the `async` activation.
     private func instantiateEagerly(_ entries: [IndexEntry]) {
-        for entry in entries {
+        for entry in entries where !entry.record.isAsync {
             do {
                 _ = try instance(of: entry, .none, ThreadState.current)
             } catch {

@@ -23,6 +23,8 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
     struct Header {
         var stored: [ArgumentKey: Stored] = [:]
         var builders: [ArgumentKey: ResolutionChain] = [:]
+        /// Asynchronous resolutions suspended until a build in progress completes.
+        var asyncWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     enum Stored {
@@ -129,22 +131,68 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
         do {
             instance = try make()
         } catch {
-            lock.withLock {
-                header.builders[key] = nil
-                lock.broadcast()
-            }
+            complete(key, with: nil, strongly: strongly, record)
             throw error
         }
+        complete(key, with: instance, strongly: strongly, record)
+        return instance
+    }
 
-        let replaced: Unmanaged<AnyObject>? = lock.withLock {
-            defer {
-                header.builders[key] = nil
-                lock.broadcast()
+    /// `instance(for:…)` for asynchronous factories: waits for a build in progress by
+    /// suspending instead of blocking the thread.
+    func instance(
+        for key: ArgumentKey,
+        strongly: Bool,
+        record: RegistrationRecord,
+        chain: ResolutionChain,
+        cycle: () -> InjectionError,
+        make: () async throws -> AnyObject
+    ) async throws -> AnyObject {
+        let lock = self.lock
+        while true {
+            let (existing, builder): (AnyObject?, ResolutionChain?) = lock.withLock {
+                if let existing = storedInstance(for: key, strongly: strongly, record) { return (existing, nil) }
+                if let builder = header.builders[key] { return (nil, builder) }
+                header.builders[key] = chain
+                return (nil, nil)
             }
-            return store(instance, for: key, strongly: strongly, record)
+            if let existing { return existing }
+            guard let builder else { break }
+            if builder !== chain, !WaitRegistry.beginWaiting(chain, for: builder) { throw cycle() }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let stillBuilding = lock.withLock {
+                    guard header.builders[key] != nil else { return false }
+                    header.asyncWaiters.append(continuation)
+                    return true
+                }
+                if !stillBuilding { continuation.resume() }
+            }
+            if builder !== chain { WaitRegistry.endWaiting(chain) }
+        }
+        let instance: AnyObject
+        do {
+            instance = try await make()
+        } catch {
+            complete(key, with: nil, strongly: strongly, record)
+            throw error
+        }
+        complete(key, with: instance, strongly: strongly, record)
+        return instance
+    }
+
+    /// Stores a built instance (none when the factory threw), releases the claim on `key`
+    /// and wakes every waiter, blocked or suspended.
+    private func complete(_ key: ArgumentKey, with instance: AnyObject?, strongly: Bool, _ record: RegistrationRecord) {
+        let lock = self.lock
+        let (replaced, waiters): (Unmanaged<AnyObject>?, [CheckedContinuation<Void, Never>]) = lock.withLock {
+            let replaced = instance.flatMap { store($0, for: key, strongly: strongly, record) }
+            header.builders[key] = nil
+            lock.broadcast()
+            defer { header.asyncWaiters.removeAll() }
+            return (replaced, header.asyncWaiters)
         }
         if let replaced { runtime.hazards.retire(replaced) }
-        return instance
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Drops weak references whose instances were released.

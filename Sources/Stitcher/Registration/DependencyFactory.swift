@@ -18,7 +18,10 @@ public enum DependencyFactory {
         /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
         let signature: ObjectIdentifier
         /// Runs the factory; the caller has checked that the arguments match `signature`.
+        /// For an asynchronous factory, throws `unsupportedOperation`.
         let make: (InjectionArguments) throws -> T
+        /// The factory, when it is asynchronous.
+        let makeAsync: ((InjectionArguments) async throws -> T)?
         /// The factory closure's code address and context: tells a builder's re-run of the
         /// same line apart from a different factory registered under the same identity.
         let origin: ClosureIdentity
@@ -29,6 +32,19 @@ public enum DependencyFactory {
             parameterTypes = []
             signature = InjectionArguments.noParameters
             make = { _ in try factory() }
+            makeAsync = nil
+        }
+
+        /// A provider of an asynchronous factory.
+        init(
+            asynchronous types: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity,
+            make: @escaping (InjectionArguments) async throws -> T
+        ) {
+            parameterTypes = types
+            self.signature = signature
+            self.origin = origin
+            makeAsync = make
+            self.make = { _ in throw InjectionError.unsupportedOperation }
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
@@ -52,8 +68,51 @@ public enum DependencyFactory {
                     return try factory(repeat each pack.values)
                 }
             }
+            makeAsync = nil
         }
     }
+}
+
+extension DependencyFactory.Provider {
+    /// Creates a provider from an asynchronous factory without parameters.
+    ///
+    /// Its dependency is injected with `try await DependencyGraph.injectAsync(…)`; a
+    /// synchronous injection throws ``InjectionError/unsupportedOperation`` until an
+    /// asynchronous one has built a stored instance.
+    ///
+    /// ```swift
+    /// DependencyFactory.Provider { () async throws -> Database in try await Database.connect() }
+    /// ```
+    public init(_ factory: @escaping @Sendable () async throws -> T) {
+        self.init(asynchronous: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory)) { _ in
+            try await factory()
+        }
+    }
+
+    /// Creates a provider from an asynchronous factory taking `Hashable` parameters.
+    public init<each Parameter: Hashable>(_ factory: @escaping @Sendable (repeat each Parameter) async throws -> T) {
+        var types: [TypeKey] = []
+        repeat types.append(TypeKey((each Parameter).self))
+        let origin = codeAddress(of: AsyncPackFactory(call: factory))
+        if types.isEmpty {
+            let none = (() as Any) as! (repeat each Parameter)
+            self.init(asynchronous: [], signature: InjectionArguments.noParameters, origin: origin) { _ in
+                try await factory(repeat each none)
+            }
+        } else {
+            self.init(
+                asynchronous: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self), origin: origin
+            ) { arguments in
+                let pack = unsafeDowncast(arguments.pack!, to: ArgumentPack<repeat each Parameter>.self)
+                return try await factory(repeat each pack.values)
+            }
+        }
+    }
+}
+
+/// An asynchronous factory taking a parameter pack, wrapped to be passed as a generic value.
+struct AsyncPackFactory<T, each Parameter> {
+    let call: @Sendable (repeat each Parameter) async throws -> T
 }
 
 /// A factory taking a parameter pack, wrapped so that it can be passed as a generic value.

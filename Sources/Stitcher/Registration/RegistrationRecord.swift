@@ -16,6 +16,8 @@ final class RegistrationRecord: @unchecked Sendable {
     let storesObjects: Bool
     /// Runs the factory and `didInstantiate()`, and returns the instance in stored form.
     let makeInstance: (InjectionArguments) throws -> AnyObject
+    /// The same for an asynchronous factory; nil for synchronous ones.
+    let makeInstanceAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The object a shared registration holds weakly for an instance in stored form; nil
     /// when the instance is a value, which cannot be shared.
     let weakTarget: (AnyObject) -> AnyObject?
@@ -40,8 +42,19 @@ final class RegistrationRecord: @unchecked Sendable {
         self.identityHash = identity.hashValue
         self.signature = provider.signature
         self.origin = provider.origin
-        (storesObjects, makeInstance, weakTarget, restore) = Self.instanceFunctions(provider)
+        let functions = Self.instanceFunctions(provider)
+        storesObjects = functions.storesObjects
+        makeInstance = functions.make
+        weakTarget = functions.weakTarget
+        restore = functions.restore
+        let finish = functions.finish
+        makeInstanceAsync = provider.makeAsync.map { makeAsync in
+            { arguments in finish(try await makeAsync(arguments)) }
+        }
     }
+
+    /// Whether the factory is asynchronous.
+    var isAsync: Bool { makeInstanceAsync != nil }
 
     /// How instances of `T` are made and stored. Generic over `T` alone, so that the
     /// closures capture its metadata instead of looking it up through `R` on every call.
@@ -49,7 +62,8 @@ final class RegistrationRecord: @unchecked Sendable {
         storesObjects: Bool,
         make: (InjectionArguments) throws -> AnyObject,
         weakTarget: (AnyObject) -> AnyObject?,
-        restore: (AnyObject) -> AnyObject?
+        restore: (AnyObject) -> AnyObject?,
+        finish: @Sendable (T) -> AnyObject
     ) {
         let make = provider.make
         // Only instances whose dynamic type differs from `T` (subclasses, values behind an
@@ -57,31 +71,28 @@ final class RegistrationRecord: @unchecked Sendable {
         let alwaysAware = T.self is PostInstantiationAware.Type
         if let exactClass = T.self as? AnyClass {
             let exactID = ObjectIdentifier(exactClass)
-            return (
-                true,
-                { arguments in
-                    let object = unsafeBitCast(try make(arguments), to: AnyObject.self)
-                    if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
-                        (object as? PostInstantiationAware)?.didInstantiate()
-                    }
-                    return object
-                },
-                { $0 },
-                { $0 }
-            )
+            let finish: @Sendable (T) -> AnyObject = { value in
+                let object = unsafeBitCast(value, to: AnyObject.self)
+                if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
+                    (object as? PostInstantiationAware)?.didInstantiate()
+                }
+                return object
+            }
+            return (true, { arguments in finish(try make(arguments)) }, { $0 }, { $0 }, finish)
         }
         let exactID = ObjectIdentifier(T.self)
+        let finish: @Sendable (T) -> AnyObject = { value in
+            if alwaysAware || ObjectIdentifier(type(of: value as Any)) != exactID {
+                (value as Any as? PostInstantiationAware)?.didInstantiate()
+            }
+            return TypedBox(value)
+        }
         return (
             false,
-            { arguments in
-                let value = try make(arguments)
-                if alwaysAware || ObjectIdentifier(type(of: value as Any)) != exactID {
-                    (value as Any as? PostInstantiationAware)?.didInstantiate()
-                }
-                return TypedBox(value)
-            },
+            { arguments in finish(try make(arguments)) },
             { ($0 as? TypedBox<T>)?.object },
-            { object in (object as? T).map { TypedBox($0) } }
+            { object in (object as? T).map { TypedBox($0) } },
+            finish
         )
     }
 

@@ -1,0 +1,54 @@
+extension DependencyGraph {
+    /// Injects the dependency registered for `type`, awaiting its factory if it is
+    /// asynchronous.
+    ///
+    /// Dependencies with synchronous factories are injected as `inject(byType:)` does.
+    ///
+    /// ```swift
+    /// let container = DependencyContainer {
+    ///     Dependency { () async throws -> Database in try await Database.connect() }
+    ///         .scope(.singleton)
+    /// }
+    /// let database: Database = try await DependencyGraph.injectAsync()
+    /// ```
+    public static func injectAsync<D, each P: Hashable>(
+        byType type: D.Type = D.self,
+        parameters: repeat each P
+    ) async throws -> D {
+        try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered under `name`, awaiting its factory if it is
+    /// asynchronous.
+    public static func injectAsync<D, each P: Hashable>(byName name: String, parameters: repeat each P) async throws -> D {
+        try await GraphContext.current.resolveAsync(.name(name), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency associated with `value`, awaiting its factory if it is
+    /// asynchronous.
+    public static func injectAsync<D, Value: Hashable, each P: Hashable>(
+        byValue value: Value, parameters: repeat each P
+    ) async throws -> D {
+        try await GraphContext.current.resolveAsync(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
+    }
+
+    /// Injects the dependency registered for `type` with unlabelled parameters, awaiting
+    /// its factory if it is asynchronous.
+    ///
+    /// ```swift
+    /// let session: Session = try await DependencyGraph.injectAsync(byType: Session.self, userID)
+    /// ```
+    public static func injectAsync<D, First: Hashable, each P: Hashable>(
+        byType type: D.Type = D.self, _ first: First, _ parameters: repeat each P
+    ) async throws -> D {
+        try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
+    }
+
+    /// Injects the dependency registered under `name` with unlabelled parameters, awaiting
+    /// its factory if it is asynchronous.
+    public static func injectAsync<D, First: Hashable, each P: Hashable>(
+        byName name: String, _ first: First, _ parameters: repeat each P
+    ) async throws -> D {
+        try await GraphContext.current.resolveAsync(.name(name), InjectionArguments(first, repeat each parameters))
+    }
+}

@@ -1,0 +1,61 @@
+extension GraphEngine {
+    /// Resolves a `D` located by `key`, awaiting asynchronous factories.
+    ///
+    /// Registrations with synchronous factories resolve exactly as `resolve(_:_:)` does; only
+    /// an asynchronous factory takes the asynchronous path, where the resolution path lives
+    /// in a task-local value (an async factory may resume on another thread) and waiting for
+    /// a build in progress suspends instead of blocking.
+    func resolveAsync<D>(_ key: LookupKey, _ arguments: InjectionArguments) async throws -> D {
+        let candidates = snapshot().entries(for: key)?.entries ?? []
+        let matching = candidates.filter { $0.record.accepts(arguments) }
+        guard matching.count == 1, matching[0].record.isAsync else {
+            return try resolve(key, arguments)
+        }
+        let entry = matching[0]
+        let instance: AnyObject
+        if let published = entry.slot.publishedInstance {
+            instance = published
+        } else {
+            instance = try await instanceAsync(of: entry, arguments)
+        }
+        if let value = entry.record.cast(instance, to: D.self) { return value }
+        throw InjectionError.mismatchedDependencyType(
+            entry.record.typeName(of: instance), expected: String(describing: D.self))
+    }
+
+    /// Returns the stored instance of an asynchronous registration or builds one.
+    func instanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
+        let record = entry.record
+        let inherited = runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
+        let key = arguments.key
+        let step = InheritedResolution.Step(
+            owner: entry.owner, identityHash: record.identityHash, identity: record.identity,
+            arguments: key, context: record.locator.context)
+        let steps = inherited?.current ?? []
+        if steps.contains(where: {
+            $0.identityHash == step.identityHash && $0.owner == step.owner && $0.identity == step.identity
+                && $0.arguments == step.arguments
+        }) {
+            throw InjectionError.cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context]))
+        }
+        let chain = inherited?.chain ?? ResolutionChain()
+        let path = InheritedResolution(steps: steps + [step], chain: chain)
+        let make: () async throws -> AnyObject = {
+            runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
+            defer { runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed) }
+            return try await ResolutionStack.$inherited.withValue(path) {
+                try await record.makeInstanceAsync!(arguments)
+            }
+        }
+        let strongly: Bool
+        switch record.scope {
+        case .instance: return try await make()
+        case .shared: strongly = false
+        case .singleton, .managed: strongly = true
+        }
+        return try await entry.slot.instance(
+            for: key, strongly: strongly, record: record, chain: chain,
+            cycle: { .cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context])) },
+            make: make)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import Stitcher
+import StitcherTesting
+
+private final class Connection: Sendable {
+    let serial: Int
+    init(serial: Int) { self.serial = serial }
+}
+private final class Store: Sendable {
+    let connection: Connection
+    init(connection: Connection) { self.connection = connection }
+}
+private final class LoopA: Sendable { init() {} }
+private final class LoopB: Sendable { init() {} }
+private struct Refused: Error {}
+
+@Suite(.isolatedDependencyGraph)
+struct AsyncResolutionTests {
+    @Test func anAsyncSingletonIsBuiltOnceByManyTasks() async throws {
+        let builds = Counter()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async -> Connection in
+                try? await Task.sleep(nanoseconds: 5_000_000)
+                return Connection(serial: builds.increment())
+            }.scope(.singleton)
+        })
+        let serials = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<scaled(32) {
+                group.addTask { try await DependencyGraph.injectAsync(byType: Connection.self).serial }
+            }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(serials == [1])
+        #expect(builds.value == 1)
+        #expect(try DependencyGraph.inject(byType: Connection.self).serial == 1, "once built, synchronous injection reads it")
+    }
+
+    @Test func synchronousInjectionOfAnAsyncFactoryIsRefusedWithAFix() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async -> Connection in Connection(serial: 0) }.scope(.instance)
+        })
+        do {
+            _ = try DependencyGraph.inject(byType: Connection.self)
+            Issue.record("expected an error")
+        } catch let error as InjectionError {
+            #expect(error == .unsupportedOperation)
+            #expect(error.recoverySuggestion?.contains("injectAsync") == true)
+        }
+        #expect(try await DependencyGraph.injectAsync(byType: Connection.self).serial == 0)
+    }
+
+    @Test func asyncFactoriesResolveOtherDependenciesAndTakeParameters() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { (serial: Int) async -> Connection in Connection(serial: serial) }
+            Dependency { () async throws -> Store in
+                Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, parameters: 7))
+            }
+            Dependency { "sync" }.named("plain")
+        })
+        let store: Store = try await DependencyGraph.injectAsync()
+        #expect(store.connection.serial == 7)
+        let plain: String = try await DependencyGraph.injectAsync(byName: "plain")
+        #expect(plain == "sync")
+        let missing: Connection? = try? await DependencyGraph.injectAsync(byValue: 3)
+        #expect(missing == nil)
+    }
+
+    @Test func cyclesThroughAsyncFactoriesAreDetected() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async throws -> LoopA in
+                _ = try await DependencyGraph.injectAsync(byType: LoopB.self)
+                return LoopA()
+            }.scope(.singleton)
+            Dependency { () async throws -> LoopB in
+                // A synchronous injection inside an async factory sees the same path.
+                _ = try DependencyGraph.inject(byType: LoopA.self)
+                return LoopB()
+            }.scope(.instance)
+        })
+        await #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("LoopA"), .type("LoopB"), .type("LoopA")]))) {
+            _ = try await DependencyGraph.injectAsync(byType: LoopA.self)
+        }
+    }
+
+    @Test func aThrowingAsyncSingletonIsRetried() async throws {
+        let attempts = Counter()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async throws -> Connection in
+                if attempts.increment() == 1 { throw Refused() }
+                return Connection(serial: attempts.value)
+            }.scope(.singleton)
+        })
+        await #expect(throws: Refused.self) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) }
+        let connection = try await DependencyGraph.injectAsync(byType: Connection.self)
+        #expect(connection.serial == 2)
+        #expect(try await DependencyGraph.injectAsync(byType: Connection.self) === connection)
+    }
+
+    @Test func asyncActivationBuildsAsyncEagerDependencies() async throws {
+        let builds = Counter()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async -> Connection in Connection(serial: builds.increment()) }
+                .scope(.singleton).eagerness(.eager)
+        })
+        #expect(builds.value == 1)
+        #expect(try DependencyGraph.inject(byType: Connection.self).serial == 1)
+    }
+
+    @Test func unlabelledParametersAndSharedScopeWithAsyncFactories() async throws {
+        let builds = Counter()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { (serial: Int, _: String) async -> Connection in
+                builds.increment()
+                return Connection(serial: serial)
+            }.scope(.shared)
+            Dependency(named: "store") { () async throws -> Store in
+                Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a"))
+            }
+        })
+        let held = try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a")
+        #expect(held.serial == 4)
+        #expect(try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a") === held, "shared while held")
+        #expect(try await DependencyGraph.injectAsync(byType: Connection.self, 5, "a") !== held, "one per parameters")
+        let store: Store = try await DependencyGraph.injectAsync(byName: "store")
+        #expect(store.connection === held)
+        #expect(builds.value == 2)
+        await #expect(throws: InjectionError.self) {
+            _ = try await DependencyGraph.injectAsync(byType: Connection.self, 4)
+        }
+    }
+}
