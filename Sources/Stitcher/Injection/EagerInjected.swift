@@ -1,0 +1,74 @@
+/// A property injected from the dependency graph when its owner is initialized.
+///
+/// Where ``Injected`` waits for the first read, `@EagerInjected` resolves while the
+/// enclosing instance is created, so a missing registration shows up at once, and every
+/// read afterwards is a plain stored-property read. The property is mutable: assigning
+/// replaces the injected value (a test can swap in a fake) without touching the graph.
+/// If the value cannot be injected, initialization stops the program with a precondition
+/// failure naming the property's file, line and the error; use `DependencyGraph.inject` to
+/// handle errors instead. `Optional`, `Array` and `Set` properties give nil or an empty
+/// collection when nothing is registered.
+///
+/// ```swift
+/// final class CheckoutViewModel {
+///     @EagerInjected var payments: PaymentService
+///     @EagerInjected(name: "audit") var audit: AuditLog
+///     @EagerInjected(value: Region.europe) var taxes: TaxTable
+/// }
+/// ```
+@propertyWrapper
+public struct EagerInjected<Value> {
+    public var wrappedValue: Value
+
+    init(key: LookupKey, arguments: InjectionArguments, file: StaticString, line: UInt) {
+        do {
+            wrappedValue = try GraphContext.current.resolve(key, arguments)
+        } catch {
+            preconditionFailure("@EagerInjected property failed to inject: \(error)", file: file, line: line)
+        }
+    }
+
+    /// Injects the property by its type.
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        self.init(key: .type(TypeKey(Value.self)), arguments: .none, file: file, line: line)
+    }
+
+    /// Injects the property by its type, instantiating it with the given parameters.
+    ///
+    /// ```swift
+    /// @EagerInjected(UserID(42)) var profile: ProfileService
+    /// ```
+    public init<First: Hashable, each P: Hashable>(
+        _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters),
+            file: file, line: line)
+    }
+
+    /// Injects the property by name (a `String`, a string-backed `RawRepresentable` or any
+    /// `CustomStringConvertible`), with optional parameters.
+    public init<Name: CustomStringConvertible, each P: Hashable>(
+        name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(
+            key: .name(name.description), arguments: InjectionArguments(repeat each parameters),
+            file: file, line: line)
+    }
+
+    /// Injects the property by the raw value of a string-backed name, with optional parameters.
+    public init<Name: RawRepresentable, each P: Hashable>(
+        name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) where Name.RawValue == String {
+        self.init(key: .name(name.rawValue), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+
+    /// Injects the property by an associated value, with optional parameters.
+    public init<V: Hashable, each P: Hashable>(
+        value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+    }
+}
+
+extension EagerInjected: Sendable where Value: Sendable {}
