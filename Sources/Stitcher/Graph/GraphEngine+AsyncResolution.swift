@@ -44,7 +44,7 @@ extension GraphEngine {
             runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
             defer { runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed) }
             return try await ResolutionStack.$inherited.withValue(path) {
-                try await record.makeInstanceAsync!(arguments)
+                try await record.maker.makeAsync(arguments)
             }
         }
         let strongly: Bool

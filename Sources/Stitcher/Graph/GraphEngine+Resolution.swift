@@ -135,7 +135,7 @@ extension GraphEngine {
         case .shared:
             if record.parameterTypes.isEmpty, let object = entry.slot.sharedObject(state.hazard) {
                 if record.storesObjects { return object }
-                if let instance = record.restore(object) { return instance }
+                if let instance = record.maker.restore(object) { return instance }
             }
             strongly = false
         case .singleton, .managed:
@@ -209,7 +209,7 @@ extension GraphEngine {
             state.frames.removeLast()
             if state.frames.isEmpty { state.endResolution() }
         }
-        return try record.makeInstance(parameters ?? .none)
+        return try record.maker.make(parameters ?? .none)
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.

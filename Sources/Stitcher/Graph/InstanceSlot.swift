@@ -217,11 +217,11 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
                 .flatMap { Unmanaged<WeakObject>.fromOpaque($0).takeUnretainedValue().object }
-                .flatMap(record.restore)
+                .flatMap(record.maker.restore)
         }
         switch header.stored[key] {
         case .strong(let instance): return instance
-        case .weak(let reference): return reference.object.flatMap(record.restore)
+        case .weak(let reference): return reference.object.flatMap(record.maker.restore)
         case nil: return nil
         }
     }
@@ -236,13 +236,13 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
                 Unmanaged<AnyObject>.fromOpaque(retained).release()
             }
         case (true, false):
-            guard let object = record.weakTarget(instance) else { return nil }
+            guard let object = record.maker.weakTarget(instance) else { return nil }
             let box = Unmanaged.passRetained(WeakObject(object)).toOpaque()
             return shared.exchange(box, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
         case (false, true):
             header.stored[key] = .strong(instance)
         case (false, false):
-            if let object = record.weakTarget(instance) { header.stored[key] = .weak(WeakObject(object)) }
+            if let object = record.maker.weakTarget(instance) { header.stored[key] = .weak(WeakObject(object)) }
         }
         return nil
     }

@@ -17,11 +17,8 @@ public enum DependencyFactory {
         let parameterTypes: [TypeKey]
         /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
         let signature: ObjectIdentifier
-        /// Runs the factory; the caller has checked that the arguments match `signature`.
-        /// For an asynchronous factory, throws `unsupportedOperation`.
-        let make: (InjectionArguments) throws -> T
-        /// The factory, when it is asynchronous.
-        let makeAsync: ((InjectionArguments) async throws -> T)?
+        /// The factory; the caller checks that the arguments match `signature`.
+        let factory: FactoryFunction<T>
         /// The factory closure's code address and context: tells a builder's re-run of the
         /// same line apart from a different factory registered under the same identity.
         let origin: ClosureIdentity
@@ -31,8 +28,7 @@ public enum DependencyFactory {
             origin = codeAddress(of: factory)
             parameterTypes = []
             signature = InjectionArguments.noParameters
-            make = { _ in try factory() }
-            makeAsync = nil
+            self.factory = .plain(factory)
         }
 
         /// A provider of an asynchronous factory.
@@ -43,8 +39,7 @@ public enum DependencyFactory {
             parameterTypes = types
             self.signature = signature
             self.origin = origin
-            makeAsync = make
-            self.make = { _ in throw InjectionError.unsupportedOperation }
+            factory = .asynchronous(make)
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
@@ -59,16 +54,15 @@ public enum DependencyFactory {
                 signature = InjectionArguments.noParameters
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
-                make = { _ in try factory(repeat each none) }
+                self.factory = .plain { try factory(repeat each none) }
             } else {
                 signature = ObjectIdentifier(ArgumentPack<repeat each Parameter>.self)
-                make = { arguments in
+                self.factory = .packed { arguments in
                     // The signature matched: the pack holds exactly these types.
                     let pack = unsafeDowncast(arguments.pack!, to: ArgumentPack<repeat each Parameter>.self)
                     return try factory(repeat each pack.values)
                 }
             }
-            makeAsync = nil
         }
     }
 }

@@ -7,22 +7,14 @@ final class RegistrationRecord: @unchecked Sendable {
     let locator: DependencyLocator
     let scope: DependencyScope
     let eagerness: DependencyEagerness
-    let identity: RegistrationIdentity
     /// `identity.hashValue`, compared first when walking the resolution path.
     let identityHash: Int
     let producedType: TypeKey
     let parameterTypes: [TypeKey]
     /// Whether `T` is a class, so that instances are stored as themselves.
     let storesObjects: Bool
-    /// Runs the factory and `didInstantiate()`, and returns the instance in stored form.
-    let makeInstance: (InjectionArguments) throws -> AnyObject
-    /// The same for an asynchronous factory; nil for synchronous ones.
-    let makeInstanceAsync: ((InjectionArguments) async throws -> AnyObject)?
-    /// The object a shared registration holds weakly for an instance in stored form; nil
-    /// when the instance is a value, which cannot be shared.
-    let weakTarget: (AnyObject) -> AnyObject?
-    /// The stored form of an instance found alive through its weak reference.
-    let restore: (AnyObject) -> AnyObject?
+    /// Makes instances and converts between their stored and weakly held forms.
+    let maker: InstanceMaking
     /// Equal to the `signature` of the injection arguments this registration accepts.
     let signature: ObjectIdentifier
     /// The code address of the factory (see `DependencyFactory.Provider.origin`).
@@ -37,64 +29,18 @@ final class RegistrationRecord: @unchecked Sendable {
         self.eagerness = representation.eagerness
         self.producedType = TypeKey(T.self)
         self.parameterTypes = provider.parameterTypes
-        let identity = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes)
-        self.identity = identity
-        self.identityHash = identity.hashValue
+        self.identityHash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
         self.signature = provider.signature
         self.origin = provider.origin
-        let functions = Self.instanceFunctions(provider)
-        storesObjects = functions.storesObjects
-        makeInstance = functions.make
-        weakTarget = functions.weakTarget
-        restore = functions.restore
-        let finish = functions.finish
-        makeInstanceAsync = provider.makeAsync.map { makeAsync in
-            { arguments in finish(try await makeAsync(arguments)) }
-        }
+        storesObjects = T.self is AnyClass
+        maker = InstanceMaker(provider.factory)
     }
 
     /// Whether the factory is asynchronous.
-    var isAsync: Bool { makeInstanceAsync != nil }
+    var isAsync: Bool { maker.isAsync }
 
-    /// How instances of `T` are made and stored. Generic over `T` alone, so that the
-    /// closures capture its metadata instead of looking it up through `R` on every call.
-    private static func instanceFunctions<T>(_ provider: DependencyFactory.Provider<T>) -> (
-        storesObjects: Bool,
-        make: (InjectionArguments) throws -> AnyObject,
-        weakTarget: (AnyObject) -> AnyObject?,
-        restore: (AnyObject) -> AnyObject?,
-        finish: @Sendable (T) -> AnyObject
-    ) {
-        let make = provider.make
-        // Only instances whose dynamic type differs from `T` (subclasses, values behind an
-        // existential) need a dynamic conformance check.
-        let alwaysAware = T.self is PostInstantiationAware.Type
-        if let exactClass = T.self as? AnyClass {
-            let exactID = ObjectIdentifier(exactClass)
-            let finish: @Sendable (T) -> AnyObject = { value in
-                let object = unsafeBitCast(value, to: AnyObject.self)
-                if alwaysAware || ObjectIdentifier(type(of: object)) != exactID {
-                    (object as? PostInstantiationAware)?.didInstantiate()
-                }
-                return object
-            }
-            return (true, { arguments in finish(try make(arguments)) }, { $0 }, { $0 }, finish)
-        }
-        let exactID = ObjectIdentifier(T.self)
-        let finish: @Sendable (T) -> AnyObject = { value in
-            if alwaysAware || ObjectIdentifier(type(of: value as Any)) != exactID {
-                (value as Any as? PostInstantiationAware)?.didInstantiate()
-            }
-            return TypedBox(value)
-        }
-        return (
-            false,
-            { arguments in finish(try make(arguments)) },
-            { ($0 as? TypedBox<T>)?.object },
-            { object in (object as? T).map { TypedBox($0) } },
-            finish
-        )
-    }
+    /// What the registration is identified by (see `RegistrationIdentity`).
+    var identity: RegistrationIdentity { RegistrationIdentity(locator: locator, parameters: parameterTypes) }
 
     /// Whether an injection with `arguments` matches the parameters this registration takes.
     @inline(__always)
