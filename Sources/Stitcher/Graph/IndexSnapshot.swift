@@ -29,9 +29,12 @@ final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
     private let byType: TypeTable
-    private let byName: [String: EntryList]
+    /// For each name, its position in `nameLists` and `nameLookups`: a trivial value, so
+    /// that a lookup copies no reference out of the table.
+    private let byName: [String: Int]
+    private let nameLists: [EntryList]
     /// For each name, its `DirectLookup` for a request of the type it produces.
-    private let directByName: [String: DirectLookup]
+    private let nameLookups: [DirectLookup]
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
 
@@ -40,27 +43,36 @@ final class IndexSnapshot: @unchecked Sendable {
         self.entries = entries
         self.isIndexed = indexed
         var byType: [ObjectIdentifier: EntryList] = [:]
-        var byName: [String: EntryList] = [:]
         var byValue: [AnyHashable: EntryList] = [:]
+        var positions: [String: Int] = [:]
+        var nameLists: [EntryList] = []
         func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
-            if let list = table[key] { list.append(entry) } else { table[key] = EntryList(entry) }
+            if table[key]?.append(entry) == nil { table[key] = EntryList(entry) }
         }
         if indexed {
-            byName.reserveCapacity(capacity)
+            positions.reserveCapacity(capacity)
+            nameLists.reserveCapacity(capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
                     for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    add(entry, name, to: &byName)
+                    // One hash per new name; a repeated name restores its first position.
+                    if let existing = positions.updateValue(nameLists.count, forKey: name) {
+                        positions[name] = existing
+                        nameLists[existing].append(entry)
+                    } else {
+                        nameLists.append(EntryList(entry))
+                    }
                 case .value(let value):
                     add(entry, value, to: &byValue)
                 }
             }
         }
         self.byType = TypeTable(byType)
-        self.byName = byName
-        self.directByName = byName.mapValues { list in
+        self.byName = positions
+        self.nameLists = nameLists
+        self.nameLookups = nameLists.map { list in
             DirectLookup(list, requestedType: list.single?.record.producedType.id ?? ObjectIdentifier(Never.self))
         }
         self.byValue = byValue
@@ -83,7 +95,7 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let lookup = directByName[name], let entry = lookup.entry,
+        guard isIndexed, let position = byName[name], case let lookup = nameLookups[position], let entry = lookup.entry,
               entry._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
         return lookup
@@ -92,7 +104,7 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {
-        isIndexed ? byName[name] : scan(for: .name(name))
+        isIndexed ? byName[name].map { nameLists[$0] } : scan(for: .name(name))
     }
 
     /// The registrations associated with a value, in order.

@@ -1,22 +1,22 @@
 /// The registrations found under one key, in activation and registration order.
 ///
-/// Built while the index is, then never changed.
-final class EntryList: @unchecked Sendable {
+/// A value, built while the index is: a key with one registration, the common case, costs
+/// no allocation (an empty array shares static storage).
+struct EntryList: @unchecked Sendable {
     private let first: IndexEntry
-    /// Only appended to while the index is built.
-    @exclusivity(unchecked) private var others: [IndexEntry] = []
+    private var others: [IndexEntry] = []
 
     init(_ first: IndexEntry) { self.first = first }
 
-    convenience init?(_ entries: [IndexEntry]) {
+    init?(_ entries: [IndexEntry]) {
         guard let first = entries.first else { return nil }
-        self.init(first)
+        self.first = first
         others = Array(entries.dropFirst())
     }
 
-    func append(_ entry: IndexEntry) { others.append(entry) }
+    mutating func append(_ entry: IndexEntry) { others.append(entry) }
 
-    /// The only entry, when there is exactly one: the common case, with no array to read.
+    /// The only entry, when there is exactly one.
     @inline(__always)
     var single: IndexEntry? { others.isEmpty ? first : nil }
 

@@ -15,7 +15,8 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, @unchecked Sendable {
         case name(String)
         case type([TypeKey])
-        case value(AnyHashable)
+        /// Boxed: an `AnyHashable` would make every locator, and every record, 24 bytes larger.
+        indirect case value(AnyHashable)
     }
 
     let kind: Kind
