@@ -299,7 +299,10 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Drops weakly held instances that were released.
     func releaseUnusedStorage() {
-        for entry in lock.withLock({ current.entries }) { entry.slot.pruneReleasedInstances() }
+        // Only the shared scope holds instances weakly.
+        for entry in lock.withLock({ current.entries }) where entry.record.scope == .shared {
+            entry.slot.pruneReleasedInstances()
+        }
     }
 
     private func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
@@ -348,21 +351,19 @@ final class ActiveContainer: @unchecked Sendable {
         var previous: [IdentityKey: (record: RegistrationRecord, slot: InstanceSlot)] = [:]
         previous.reserveCapacity(self.winners.count)
         for (record, slot) in zip(self.winners, self.winnerSlots) { previous[IdentityKey(record)] = (record, slot) }
-        // Within a container the last line of each identity wins, at its own position.
-        var last: [IdentityKey: Int] = [:]
-        last.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() { last[IdentityKey(record)] = index }
+        // Within a container the last line of each identity wins, at its own position: walk
+        // the lines backwards, keep the first of each identity, then restore the order.
         var slots: [IdentityKey: InstanceSlot] = [:]
-        slots.reserveCapacity(last.count)
+        slots.reserveCapacity(records.count)
         var winners: [RegistrationRecord] = []
-        winners.reserveCapacity(last.count)
+        winners.reserveCapacity(records.count)
         var winnerSlots: [InstanceSlot] = []
-        winnerSlots.reserveCapacity(last.count)
+        winnerSlots.reserveCapacity(records.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
-        for (index, record) in records.enumerated() {
+        for record in records.reversed() {
             let key = IdentityKey(record)
-            guard last[key] == index else { continue }
-            let earlier = previous[key]
+            guard slots[key] == nil else { continue }
+            let earlier = previous.isEmpty ? nil : previous[key]
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
             let slot = isSameDeclaration ? earlier!.slot : InstanceSlot.make()
             slots[key] = slot
@@ -382,6 +383,8 @@ final class ActiveContainer: @unchecked Sendable {
                 }
             }
         }
+        winners.reverse()
+        winnerSlots.reverse()
         for receipt in self.receipts.values { receipt.cancel() }
         self.winners = winners
         self.winnerSlots = winnerSlots
