@@ -20,9 +20,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
+        // A thread-local variable and a counter read without lazy initialization (C).
+        .target(name: "_StitcherShims"),
         .target(
             name: "Stitcher",
             dependencies: [
+                "_StitcherShims",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(
                     name: "OpenCombine", package: "OpenCombine",

@@ -30,37 +30,25 @@ extension DependencyGraph {
     /// `DirectLookup`), or nil when the lookup must take the general path.
     @usableFromInline
     static func directObject(ofType id: ObjectIdentifier) throws -> AnyObject? {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
-            return try runtime.shared.directObject(ofType: id)
-        }
-        return try GraphContext.current.directObject(ofType: id)
+        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, $1) }
     }
 
     /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
     @usableFromInline
     static func directObject(named name: String, as id: ObjectIdentifier) throws -> AnyObject? {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
-            return try runtime.shared.directObject(named: name, as: id)
-        }
-        return try GraphContext.current.directObject(named: name, as: id)
+        try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, $1) }
     }
 
     /// `directObject(ofType:)` for an injection with parameters.
     @usableFromInline
     static func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
-            return try runtime.shared.directObject(ofType: id, arguments)
-        }
-        return try GraphContext.current.directObject(ofType: id, arguments)
+        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
     }
 
     /// `directObject(named:as:)` for an injection with parameters.
     @usableFromInline
     static func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
-            return try runtime.shared.directObject(named: name, as: id, arguments)
-        }
-        return try GraphContext.current.directObject(named: name, as: id, arguments)
+        try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
     }
 
     /// Resolves by type with `arguments`, trying the direct path first.

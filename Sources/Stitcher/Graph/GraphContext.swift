@@ -10,7 +10,7 @@ enum GraphContext {
 
     @inline(__always)
     static var current: GraphEngine {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 { return runtime.shared }
+        if isolatedGraphCount == 0 { return runtime.shared }
         return isolated ?? runtime.shared
     }
 
@@ -18,7 +18,7 @@ enum GraphContext {
     /// retaining it.
     @inline(__always)
     static func resolve<D>(_ key: LookupKey, _ arguments: InjectionArguments) throws -> D {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+        if isolatedGraphCount == 0 {
             return try runtime.shared.resolve(key, arguments)
         }
         return try (isolated ?? runtime.shared).resolve(key, arguments)
@@ -27,7 +27,7 @@ enum GraphContext {
     /// Resolves a type in the current graph (see `resolve(_:_:)`).
     @inline(__always)
     static func resolve<D>(type: TypeKey, _ arguments: InjectionArguments) throws -> D {
-        if runtime.isolatedGraphs.load(ordering: .relaxed) == 0 {
+        if isolatedGraphCount == 0 {
             return try runtime.shared.resolve(type: type, arguments)
         }
         return try (isolated ?? runtime.shared).resolve(type: type, arguments)
@@ -46,10 +46,10 @@ enum GraphContext {
         _ body: () async throws -> R
     ) async rethrows -> R {
         let graph = GraphEngine()
-        runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
+        addIsolatedGraphs(1)
         defer {
             graph.deactivateAll()
-            runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed)
+            addIsolatedGraphs(-1)
         }
         return try await $isolated.withValue(graph) { try await body() }
     }
@@ -76,8 +76,8 @@ extension DependencyGraph {
         /// Runs `body` with this context's graph as the current graph.
         public func run<R>(_ body: () throws -> R) rethrows -> R {
             if graph === runtime.shared { return try body() }
-            runtime.isolatedGraphs.wrappingIncrement(ordering: .relaxed)
-            defer { runtime.isolatedGraphs.wrappingDecrement(ordering: .relaxed) }
+            addIsolatedGraphs(1)
+            defer { addIsolatedGraphs(-1) }
             return try GraphContext.$isolated.withValue(graph) { try body() }
         }
     }

@@ -7,49 +7,60 @@ extension GraphEngine {
     /// touched but the returned instance's; transient ones are built with the resolution
     /// path tracked as usual.
     @inline(__always)
-    func directObject(ofType id: ObjectIdentifier) throws -> AnyObject? {
-        try withCurrentSnapshot { snapshot, state in
+    func directObject(ofType id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
+        try withCurrentSnapshot(state) { snapshot in
             try object(for: snapshot.directLookup(ofType: id), state)
         }
     }
 
     /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
     @inline(__always)
-    func directObject(named name: String, as id: ObjectIdentifier) throws -> AnyObject? {
-        try withCurrentSnapshot { snapshot, state in
+    func directObject(named name: String, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
+        try withCurrentSnapshot(state) { snapshot in
             try object(for: snapshot.directLookup(named: name, as: id), state)
         }
     }
 
     /// `directObject(ofType:)` for an injection with parameters.
     @inline(__always)
-    func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        try withCurrentSnapshot { snapshot, state in
+    func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
+        try withCurrentSnapshot(state) { snapshot in
             try object(for: snapshot.directLookup(ofType: id), arguments, state)
         }
     }
 
     /// `directObject(named:as:)` for an injection with parameters.
     @inline(__always)
-    func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        try withCurrentSnapshot { snapshot, state in
+    func directObject(
+        named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject? {
+        try withCurrentSnapshot(state) { snapshot in
             try object(for: snapshot.directLookup(named: name, as: id), arguments, state)
         }
     }
 
-    /// Runs `body` with the calling thread's cached snapshot when it is current, without
-    /// touching reference counts; nil when it is not current.
+    /// Runs `body` with the graph of the current context and the calling thread's state,
+    /// neither retained; nil when the thread has no state yet (its first lookup goes the
+    /// general way, which makes it).
     @inline(__always)
-    private func withCurrentSnapshot(
-        _ body: (IndexSnapshot, ThreadState) throws -> AnyObject?
-    ) rethrows -> AnyObject? {
+    static func withDirectContext(_ body: (GraphEngine, ThreadState) throws -> AnyObject?) rethrows -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
-            guard state.generation == publishedGeneration.load(ordering: .acquiring),
-                  let snapshot = state.unretainedSnapshot
-            else { return nil }
-            return try snapshot._withUnsafeGuaranteedRef { try body($0, state) }
+            if isolatedGraphCount == 0 { return try body(state.sharedGraph, state) }
+            return try body(GraphContext.current, state)
         }
+    }
+
+    /// Runs `body` with the thread's cached snapshot when it is current, without touching
+    /// reference counts; nil when it is not current.
+    @inline(__always)
+    private func withCurrentSnapshot(
+        _ state: ThreadState, _ body: (IndexSnapshot) throws -> AnyObject?
+    ) rethrows -> AnyObject? {
+        guard state.generation == publishedGeneration.load(ordering: .acquiring),
+              let snapshot = state.unretainedSnapshot
+        else { return nil }
+        return try snapshot._withUnsafeGuaranteedRef(body)
     }
 
     @inline(__always)

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+internal import _StitcherShims
 
 /// What one thread keeps between lookups: the index snapshot it last read, and the
 /// instantiations it has in progress.
@@ -45,6 +46,8 @@ final class ThreadState {
     @exclusivity(unchecked) var chain: ResolutionChain?
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
+    /// The process-wide graph, reachable without the lazy-initialization check of `runtime`.
+    unowned(unsafe) let sharedGraph: GraphEngine = runtime.shared
     /// Where this thread announces the shared instance it is reading (see `HazardDomain`).
     let hazard = runtime.hazards.makeCell()
 
@@ -52,7 +55,10 @@ final class ThreadState {
 
     static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
+        // The key's destructor releases the state when its thread ends; lookups read the
+        // thread-local variable, which is faster than the key.
         let status = pthread_key_create(&key) { pointer in
+            stitcher_set_current_thread_state(nil)
             #if canImport(Darwin)
             Unmanaged<ThreadState>.fromOpaque(pointer).release()
             #else
@@ -66,18 +72,19 @@ final class ThreadState {
     /// The calling thread's state, unretained: it lives as long as its thread.
     @inline(__always)
     static var unretainedCurrent: Unmanaged<ThreadState>? {
-        pthread_getspecific(runtime.threadStateKey).map { Unmanaged<ThreadState>.fromOpaque($0) }
+        stitcher_current_thread_state().map { Unmanaged<ThreadState>.fromOpaque($0) }
     }
 
     /// The calling thread's state.
     @inline(__always)
     static var current: ThreadState {
-        let key = runtime.threadStateKey
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = stitcher_current_thread_state() {
             return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
         }
         let state = ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        let pointer = Unmanaged.passRetained(state).toOpaque()
+        pthread_setspecific(runtime.threadStateKey, pointer)
+        stitcher_set_current_thread_state(pointer)
         return state
     }
 

@@ -1,4 +1,5 @@
 import Atomics
+internal import _StitcherShims
 
 /// The process-wide graph, and the counters and switches every lookup reads.
 ///
@@ -7,8 +8,6 @@ import Atomics
 struct Runtime: @unchecked Sendable {
     /// The graph used wherever no isolated graph is bound.
     let shared = GraphEngine()
-    /// How many isolated graphs are bound right now (see `GraphContext`).
-    let isolatedGraphs = UnsafeAtomic<Int>.create(0)
     /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
     let inheritedPaths = UnsafeAtomic<Int>.create(0)
     /// Where lock-free readers of shared instances announce what they read.
@@ -29,3 +28,11 @@ struct Runtime: @unchecked Sendable {
 }
 
 let runtime = Runtime()
+
+/// How many isolated graphs are bound right now (see `GraphContext`). A C global: reading
+/// it costs no lazy-initialization check, unlike anything in `runtime`.
+@inline(__always)
+var isolatedGraphCount: Int { stitcher_isolated_graph_count() }
+
+/// Counts isolated graphs bound (positive `delta`) or unbound (negative).
+func addIsolatedGraphs(_ delta: Int) { stitcher_add_isolated_graphs(delta) }

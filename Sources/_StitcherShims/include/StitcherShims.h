@@ -1,0 +1,34 @@
+// The few things Stitcher's lookup path needs that Swift cannot express: a thread-local
+// variable read with one instruction, and a process-wide counter that needs no lazy
+// initialization. Internal to Stitcher.
+#ifndef STITCHER_SHIMS_H
+#define STITCHER_SHIMS_H
+
+#include <stdatomic.h>
+
+#if defined(__ELF__)
+#define STITCHER_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define STITCHER_TLS_MODEL
+#endif
+
+/// The calling thread's `ThreadState` (unretained; the thread-specific key that destroys it
+/// holds the reference), or NULL before the thread's first lookup.
+extern _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL;
+
+/// How many isolated graphs are bound right now.
+extern _Atomic(long) stitcher_isolated_graphs;
+
+static inline void *_Nullable stitcher_current_thread_state(void) { return stitcher_thread_state; }
+
+static inline void stitcher_set_current_thread_state(void *_Nullable state) { stitcher_thread_state = state; }
+
+static inline long stitcher_isolated_graph_count(void) {
+    return atomic_load_explicit(&stitcher_isolated_graphs, memory_order_relaxed);
+}
+
+static inline void stitcher_add_isolated_graphs(long delta) {
+    atomic_fetch_add_explicit(&stitcher_isolated_graphs, delta, memory_order_relaxed);
+}
+
+#endif
