@@ -204,9 +204,9 @@ extension GraphEngine {
         // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
         // that a deep path through one registration is not hashed again at every level.
         let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
-        state.frames.append(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
+        state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
         defer {
-            state.frames.removeLast()
+            state.frames.pop()
             if state.frames.isEmpty { state.endResolution() }
         }
         return try record.maker.make(parameters ?? .none)

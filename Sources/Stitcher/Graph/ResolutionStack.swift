@@ -91,3 +91,54 @@ enum WaitRegistry {
         waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) }
     }
 }
+
+/// The instantiations in progress on one thread, outermost first.
+///
+/// A buffer that only its thread touches, grown by hand: pushing and popping a frame checks
+/// no uniqueness and copies no array, which an `Array` would on every instantiation.
+struct FrameStack: RandomAccessCollection {
+    private var base: UnsafeMutablePointer<ResolutionFrame>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init() {
+        capacity = 16
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Frees the buffer; the stack must not be used afterwards.
+    mutating func deallocate() {
+        base.deinitialize(count: count)
+        base.deallocate()
+        count = 0
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> ResolutionFrame {
+        precondition(position >= 0 && position < count, "frame index out of range")
+        return base[position]
+    }
+
+    @inline(__always)
+    mutating func push(_ frame: ResolutionFrame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+}

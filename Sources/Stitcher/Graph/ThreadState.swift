@@ -36,7 +36,7 @@ final class ThreadState {
     /// `snapshot`, for reads that must not touch reference counts.
     @exclusivity(unchecked) private(set) var unretainedSnapshot: Unmanaged<IndexSnapshot>?
     /// Instantiations in progress on this thread, outermost first.
-    @exclusivity(unchecked) var frames: [ResolutionFrame] = []
+    @exclusivity(unchecked) var frames = FrameStack()
     /// The path inherited from the task that started this thread's outermost resolution.
     @exclusivity(unchecked) var inherited: InheritedResolution?
     /// The path this thread shares with child tasks while a stored-scope dependency is
@@ -51,7 +51,10 @@ final class ThreadState {
     /// Where this thread announces the shared instance it is reading (see `HazardDomain`).
     let hazard = runtime.hazards.makeCell()
 
-    deinit { runtime.hazards.recycle(hazard) }
+    deinit {
+        frames.deallocate()
+        runtime.hazards.recycle(hazard)
+    }
 
     static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
