@@ -41,6 +41,28 @@ if workload == "memory" {
     withExtendedLifetime((dictionary, container)) {}
     exit(0)
 }
+if workload == "threads" {
+    var keep: [AnyObject] = []
+    for _ in 0..<(Int(CommandLine.arguments.dropFirst(3).first ?? "0") ?? 0) { keep.append(Transient()) }
+    let first: Single = try! DependencyGraph.inject()
+    print("instance at", String(UInt(bitPattern: ObjectIdentifier(first).hashValue), radix: 16))
+    for count in [1, 2, 1, 2] {
+        let start = Date()
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                var local = 0
+                for _ in 0..<iterations { local &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self) }
+                if local == 42 { print(local) }
+                group.leave()
+            }
+        }
+        group.wait()
+        print("\(count) threads: \(Date().timeIntervalSince(start) * 1000) ms")
+    }
+    exit(0)
+}
 if workload == "activate" {
     let names = (0..<100_000).map { "service-\($0)" }
     for _ in 0..<3 {

@@ -46,7 +46,9 @@ extension GraphEngine {
     static func withDirectContext(_ body: (GraphEngine, ThreadState) throws -> AnyObject?) rethrows -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
-            if isolatedGraphCount == 0 { return try body(state.sharedGraph, state) }
+            if isolatedGraphCount == 0 {
+                return try state.sharedGraph._withUnsafeGuaranteedRef { try body($0, state) }
+            }
             return try body(GraphContext.current, state)
         }
     }

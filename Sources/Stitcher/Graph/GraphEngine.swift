@@ -23,7 +23,8 @@ final class GraphEngine: @unchecked Sendable {
     /// builder may inject dependencies.
     private let rebuilding = Lock(recursive: true)
     /// The generation of the snapshot lookups must read (see `ThreadState`).
-    let publishedGeneration = UnsafeAtomic<Int>.create(0)
+    let publishedGeneration: UnsafeAtomic<Int>
+    private let generationStorage = CacheLine.allocate(Int.AtomicRepresentation(0))
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
 
@@ -31,11 +32,13 @@ final class GraphEngine: @unchecked Sendable {
     /// graphs apart by generation alone.
     private static let generations = ManagedAtomic<Int>(0)
 
-    init() {}
+    init() {
+        publishedGeneration = UnsafeAtomic(at: generationStorage)
+    }
 
     deinit {
         for record in active { record.container.removeListener(owner: self) }
-        publishedGeneration.destroy()
+        CacheLine.deallocate(generationStorage)
     }
 
     // MARK: Snapshot

@@ -46,8 +46,10 @@ final class ThreadState {
     @exclusivity(unchecked) var chain: ResolutionChain?
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
-    /// The process-wide graph, reachable without the lazy-initialization check of `runtime`.
-    unowned(unsafe) let sharedGraph: GraphEngine = runtime.shared
+    /// The process-wide graph, reachable without the lazy-initialization check of `runtime`,
+    /// and used without retaining it: every thread retaining the one graph on every lookup
+    /// would make them contend for its reference count.
+    let sharedGraph = Unmanaged.passUnretained(runtime.shared)
     /// Where this thread announces the shared instance it is reading (see `HazardDomain`).
     let hazard = runtime.hazards.makeCell()
 

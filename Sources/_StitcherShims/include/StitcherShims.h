@@ -16,19 +16,25 @@
 /// holds the reference), or NULL before the thread's first lookup.
 extern _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL;
 
-/// How many isolated graphs are bound right now.
-extern _Atomic(long) stitcher_isolated_graphs;
+/// How many isolated graphs are bound right now, alone on its cache line: every lookup reads
+/// it, so a neighbour written by other code would make threads contend.
+typedef struct {
+    _Alignas(128) _Atomic(long) value;
+    char padding[120];
+} stitcher_padded_counter;
+
+extern stitcher_padded_counter stitcher_isolated_graphs;
 
 static inline void *_Nullable stitcher_current_thread_state(void) { return stitcher_thread_state; }
 
 static inline void stitcher_set_current_thread_state(void *_Nullable state) { stitcher_thread_state = state; }
 
 static inline long stitcher_isolated_graph_count(void) {
-    return atomic_load_explicit(&stitcher_isolated_graphs, memory_order_relaxed);
+    return atomic_load_explicit(&stitcher_isolated_graphs.value, memory_order_relaxed);
 }
 
 static inline void stitcher_add_isolated_graphs(long delta) {
-    atomic_fetch_add_explicit(&stitcher_isolated_graphs, delta, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stitcher_isolated_graphs.value, delta, memory_order_relaxed);
 }
 
 #endif
