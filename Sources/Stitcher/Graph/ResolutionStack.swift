@@ -1,16 +1,28 @@
 import Atomics
 
 /// One instantiation in progress on a thread.
+///
+/// Holds nothing strongly, so that pushing and popping it touches no reference count.
 struct ResolutionFrame {
     /// The entry being instantiated; alive for as long as the frame, since the lookup that
     /// pushed it holds the snapshot.
     unowned(unsafe) let entry: IndexEntry
-    /// The parameter values; nil when the registration takes none.
-    let arguments: InjectionArguments?
-    /// A hash of the parameter values (0 without parameters), compared before the values
-    /// themselves so that walking a deep path of one registration stays cheap.
-    /// nil when not computed yet, or without parameters.
+    /// The parameter values (nil when the registration takes none); alive for as long as
+    /// the frame, since the injection that pushed it holds them.
+    private unowned(unsafe) let pack: AnyArgumentPack?
+    /// A hash of the parameter values, compared before the values themselves so that
+    /// walking a deep path of one registration stays cheap; nil when not computed yet, or
+    /// without parameters.
     let argumentHash: Int?
+
+    init(entry: IndexEntry, arguments: InjectionArguments?, argumentHash: Int?) {
+        self.entry = entry
+        pack = arguments?.pack
+        self.argumentHash = argumentHash
+    }
+
+    /// The parameter values; nil when the registration takes none.
+    var arguments: InjectionArguments? { pack.map { InjectionArguments(pack: $0) } }
 
     var context: InjectionError.DependencyContext { entry.record.locator.context }
 }
