@@ -224,16 +224,24 @@ extension GraphEngine {
     @inline(__always)
     private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
         let hash = entry.record.identityHash
+        // Compared first, as plain integers: a deep path through one registration with
+        // different parameters compares no values and touches no entry. Hashed only when
+        // the path holds the same identity.
         var argumentHash: Int?
-        for frame in state.frames where frame.entry.record.identityHash == hash {
-            guard frame.entry.isSameRegistration(as: entry) else { continue }
-            if entry.record.parameterTypes.isEmpty { throw cycleError(entry, state) }
-            guard let arguments else { continue }
-            let current = argumentHash ?? arguments.hash
-            argumentHash = current
-            if frame.argumentHash ?? frame.arguments?.hash == current, sameArguments(entry, frame.arguments, arguments) {
-                throw cycleError(entry, state)
+        let parameterized = entry.record.parameterTypes.isEmpty ? nil : arguments
+        try state.frames.forEach { frame in
+            guard frame.identityHash == hash else { return }
+            if let arguments = parameterized {
+                let current = argumentHash ?? arguments.hash
+                argumentHash = current
+                guard frame.argumentHash ?? frame.arguments?.hash == current,
+                      frame.entry.isSameRegistration(as: entry),
+                      sameArguments(entry, frame.arguments, arguments)
+                else { return }
+            } else {
+                guard frame.entry.isSameRegistration(as: entry) else { return }
             }
+            throw cycleError(entry, state)
         }
         if let inherited = inheritedResolution(state), inherited !== state.shared {
             let found = inherited.contains { step in

@@ -7,6 +7,8 @@ struct ResolutionFrame {
     /// The entry being instantiated; alive for as long as the frame, since the lookup that
     /// pushed it holds the snapshot.
     unowned(unsafe) let entry: IndexEntry
+    /// `entry.record.identityHash`, read without following the entry.
+    let identityHash: Int
     /// The parameter values (nil when the registration takes none); alive for as long as
     /// the frame, since the injection that pushed it holds them.
     private unowned(unsafe) let pack: AnyArgumentPack?
@@ -17,6 +19,7 @@ struct ResolutionFrame {
 
     init(entry: IndexEntry, arguments: InjectionArguments?, argumentHash: Int?) {
         self.entry = entry
+        identityHash = entry.record.identityHash
         pack = arguments?.pack
         self.argumentHash = argumentHash
     }
@@ -131,6 +134,18 @@ struct FrameStack: RandomAccessCollection {
     subscript(position: Int) -> ResolutionFrame {
         precondition(position >= 0 && position < count, "frame index out of range")
         return base[position]
+    }
+
+    /// Calls `body` with each frame, outermost first. A plain loop over the buffer: the
+    /// collection protocols' generic iteration costs far more in unoptimized builds, and
+    /// cycle checks walk the whole path at every level.
+    @inline(__always)
+    func forEach(_ body: (ResolutionFrame) throws -> Void) rethrows {
+        var index = 0
+        while index < count {
+            try body(base[index])
+            index += 1
+        }
     }
 
     @inline(__always)
