@@ -3,11 +3,13 @@
 
 extension Dependency {
     /// A dependency located by its type.
+    @inlinable
     public init(_ factory: @escaping @Sendable () throws -> T) {
         self.init(locator: .type(T.self), provider: .init(factory))
     }
 
     /// A dependency located by name.
+    @inlinable
     public init(named name: String, _ factory: @escaping @Sendable () throws -> T) {
         self.init(locator: .name(name), provider: .init(factory))
     }

@@ -36,6 +36,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
         self.dependencyProvider = provider
     }
 
+    @usableFromInline
     init(locator: DependencyLocator, provider: DependencyFactory.Provider<T>) {
         self.init(locator: locator, scope: .automatic(for: T.self), eagerness: .lazy, provider: provider)
     }

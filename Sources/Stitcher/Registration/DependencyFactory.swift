@@ -14,21 +14,30 @@ public enum DependencyFactory {
     /// }
     /// ```
     public struct Provider<T>: @unchecked Sendable {
-        let parameterTypes: [TypeKey]
+        @usableFromInline let parameterTypes: [TypeKey]
         /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
-        let signature: ObjectIdentifier
+        @usableFromInline let signature: ObjectIdentifier
         /// The factory; the caller checks that the arguments match `signature`.
-        let factory: FactoryFunction<T>
+        @usableFromInline let factory: FactoryFunction<T>
         /// The factory closure's code address and context: tells a builder's re-run of the
         /// same line apart from a different factory registered under the same identity.
-        let origin: ClosureIdentity
+        @usableFromInline let origin: ClosureIdentity
 
         /// Creates a provider from a factory closure without parameters.
+        ///
+        /// Inlined, so that for a class the caller's module wraps the factory in a closure
+        /// returning `AnyObject`, compiled for the concrete type: instantiation then runs no
+        /// generic code.
+        @inlinable
         public init(_ factory: @escaping @Sendable () throws -> T) {
             origin = codeAddress(of: factory)
             parameterTypes = []
             signature = InjectionArguments.noParameters
-            self.factory = .plain(factory)
+            if T.self is AnyClass {
+                self.factory = .object { unsafeBitCast(try factory(), to: AnyObject.self) }
+            } else {
+                self.factory = .plain(factory)
+            }
         }
 
         /// A provider of an asynchronous factory.
@@ -116,15 +125,25 @@ struct PackFactory<T, each Parameter> {
 
 /// A closure's code address and context.
 ///
+/// (Declared `@usableFromInline` for the inlined provider initializer.)
+///
 /// A Swift closure value is that pair. Two runs of a closure expression that captures
 /// nothing are equal; a capturing closure gets a new context each run, so it compares equal
 /// only to itself (its captures may differ).
+@usableFromInline
 struct ClosureIdentity: Equatable, Sendable {
-    let code: UInt
-    let context: UInt
+    @usableFromInline let code: UInt
+    @usableFromInline let context: UInt
+
+    @usableFromInline
+    init(code: UInt, context: UInt) {
+        self.code = code
+        self.context = context
+    }
 }
 
 /// The identity of a closure (or of a struct holding only a closure).
+@usableFromInline
 func codeAddress<F>(of closure: F) -> ClosureIdentity {
     guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return ClosureIdentity(code: 0, context: 1) }
     let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)

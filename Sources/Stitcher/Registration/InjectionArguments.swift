@@ -10,7 +10,7 @@ struct InjectionArguments: @unchecked Sendable {
     @usableFromInline let pack: AnyArgumentPack?
 
     /// The signature of an injection without parameters.
-    static let noParameters = ObjectIdentifier(AnyArgumentPack.self)
+    @usableFromInline static let noParameters = ObjectIdentifier(AnyArgumentPack.self)
 
     /// No parameters.
     @inlinable

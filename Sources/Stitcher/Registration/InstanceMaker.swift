@@ -22,7 +22,11 @@ class InstanceMaking: @unchecked Sendable {
 }
 
 /// The factory of a registration, as its provider holds it.
+@usableFromInline
 enum FactoryFunction<T>: @unchecked Sendable {
+    /// Without parameters, for a class `T`: returns the instance as an object, with no
+    /// generic code on the way.
+    case object(() throws -> AnyObject)
     /// Without parameters: called directly.
     case plain(() throws -> T)
     /// With parameters, read from the injection's argument pack.
@@ -39,8 +43,13 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     /// type differs from `T` (subclasses, values behind an existential) need a check.
     private let alwaysAware: Bool
 
+    /// The `.object` factory, kept apart so that calling it copies no enum payload (which
+    /// would retain and release its context on every instantiation).
+    private let makeObject: (() throws -> AnyObject)?
+
     init(_ factory: FactoryFunction<T>) {
         self.factory = factory
+        if case .object(let make) = factory { makeObject = make } else { makeObject = nil }
         storesObjects = T.self is AnyClass
         alwaysAware = T.self is PostInstantiationAware.Type
     }
@@ -51,7 +60,9 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     }
 
     override func make(_ arguments: InjectionArguments) throws -> AnyObject {
+        if let makeObject { return finish(try makeObject()) }
         switch factory {
+        case .object(let factory): return finish(try factory())
         case .plain(let factory): return finish(try factory())
         case .packed(let factory): return finish(try factory(arguments))
         case .asynchronous: throw InjectionError.unsupportedOperation
@@ -60,20 +71,23 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
 
     override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
         switch factory {
+        case .object(let factory): return finish(try factory())
         case .plain(let factory): return finish(try factory())
         case .packed(let factory): return finish(try factory(arguments))
         case .asynchronous(let factory): return finish(try await factory(arguments))
         }
     }
 
-    private func finish(_ value: T) -> AnyObject {
-        if storesObjects {
-            let object = unsafeBitCast(value, to: AnyObject.self)
-            if alwaysAware || ObjectIdentifier(type(of: object)) != ObjectIdentifier(T.self) {
-                (object as? PostInstantiationAware)?.didInstantiate()
-            }
-            return object
+    /// `didInstantiate()` for a new object, which is returned.
+    private func finish(_ object: AnyObject) -> AnyObject {
+        if alwaysAware || ObjectIdentifier(type(of: object)) != ObjectIdentifier(T.self) {
+            (object as? PostInstantiationAware)?.didInstantiate()
         }
+        return object
+    }
+
+    private func finish(_ value: T) -> AnyObject {
+        if storesObjects { return finish(unsafeBitCast(value, to: AnyObject.self)) }
         if alwaysAware || ObjectIdentifier(type(of: value as Any)) != ObjectIdentifier(T.self) {
             (value as Any as? PostInstantiationAware)?.didInstantiate()
         }

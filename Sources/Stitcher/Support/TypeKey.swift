@@ -1,5 +1,6 @@
 /// A type used as a dictionary key: hashed and compared by identity, printed by its
 /// unqualified name.
+@usableFromInline
 struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
     let id: ObjectIdentifier
     let type: Any.Type
@@ -15,10 +16,10 @@ struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
         self.type = type
     }
 
-    var description: String { String(describing: type) }
+    @usableFromInline var description: String { String(describing: type) }
 
-    static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
-    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    @usableFromInline static func == (lhs: TypeKey, rhs: TypeKey) -> Bool { lhs.id == rhs.id }
+    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// Whether values of `T` are reference types, so that they can be shared.
