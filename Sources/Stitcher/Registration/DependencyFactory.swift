@@ -65,10 +65,12 @@ public enum DependencyFactory {
                 let none = (() as Any) as! (repeat each Parameter)
                 self.factory = .plain { try factory(repeat each none) }
             } else {
-                signature = ObjectIdentifier(ArgumentPack<repeat each Parameter>.self)
+                // Looked up once: instantiating a pack's class metadata costs a cache lookup.
+                let packType = ArgumentPack<repeat each Parameter>.self
+                signature = ObjectIdentifier(packType)
                 self.factory = .packed { arguments in
                     // The signature matched: the pack holds exactly these types.
-                    let pack = unsafeDowncast(arguments.pack!, to: ArgumentPack<repeat each Parameter>.self)
+                    let pack = unsafeDowncast(arguments.pack!, to: packType)
                     return try factory(repeat each pack.values)
                 }
             }
