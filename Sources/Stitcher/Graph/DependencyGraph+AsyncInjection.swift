@@ -20,12 +20,20 @@ extension DependencyGraph {
 
     /// Injects the dependency registered under `name`, awaiting its factory if it is
     /// asynchronous.
+    ///
+    /// ```swift
+    /// let replica: Database = try await DependencyGraph.injectAsync(byName: "replica")
+    /// ```
     public static func injectAsync<D, each P: Hashable>(byName name: String, parameters: repeat each P) async throws -> D {
         try await GraphContext.current.resolveAsync(.name(name), InjectionArguments(repeat each parameters))
     }
 
     /// Injects the dependency associated with `value`, awaiting its factory if it is
     /// asynchronous.
+    ///
+    /// ```swift
+    /// let taxes: TaxTable = try await DependencyGraph.injectAsync(byValue: Region.europe)
+    /// ```
     public static func injectAsync<D, Value: Hashable, each P: Hashable>(
         byValue value: Value, parameters: repeat each P
     ) async throws -> D {
@@ -46,6 +54,10 @@ extension DependencyGraph {
 
     /// Injects the dependency registered under `name` with unlabelled parameters, awaiting
     /// its factory if it is asynchronous.
+    ///
+    /// ```swift
+    /// let feed: Feed = try await DependencyGraph.injectAsync(byName: "feed", userID)
+    /// ```
     public static func injectAsync<D, First: Hashable, each P: Hashable>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) async throws -> D {

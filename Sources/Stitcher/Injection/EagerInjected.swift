@@ -29,6 +29,10 @@ public struct EagerInjected<Value> {
     }
 
     /// Injects the property by its type.
+    ///
+    /// ```swift
+    /// @EagerInjected var payments: PaymentService
+    /// ```
     public init(file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: .type(TypeKey(Value.self)), arguments: .none, file: file, line: line)
     }
@@ -48,6 +52,10 @@ public struct EagerInjected<Value> {
 
     /// Injects the property by name (a `String`, a string-backed `RawRepresentable` or any
     /// `CustomStringConvertible`), with optional parameters.
+    ///
+    /// ```swift
+    /// @EagerInjected(name: "audit") var audit: AuditLog
+    /// ```
     public init<Name: CustomStringConvertible, each P: Hashable>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -57,6 +65,10 @@ public struct EagerInjected<Value> {
     }
 
     /// Injects the property by the raw value of a string-backed name, with optional parameters.
+    ///
+    /// ```swift
+    /// @EagerInjected(name: Services.audit, 7) var audit: AuditLog
+    /// ```
     public init<Name: RawRepresentable, each P: Hashable>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
@@ -64,6 +76,10 @@ public struct EagerInjected<Value> {
     }
 
     /// Injects the property by an associated value, with optional parameters.
+    ///
+    /// ```swift
+    /// @EagerInjected(value: Region.europe) var taxes: TaxTable
+    /// ```
     public init<V: Hashable, each P: Hashable>(
         value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
