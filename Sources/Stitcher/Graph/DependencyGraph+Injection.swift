@@ -10,48 +10,30 @@ extension DependencyGraph {
     /// ```
     @inlinable
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
-        // Inlined so that the cast below is specialized away in the caller's module.
-        if let object = try directObject(ofType: ObjectIdentifier(D.self)) {
-            return unsafeBitCast(object, to: D.self)
-        }
-        return try resolve(byType: D.self)
+        try inject(byType: D.self, arguments: .none)
     }
 
     /// Injects the dependency registered under `name`.
     @inlinable
     public static func inject<D>(byName name: String) throws -> D {
-        if let object = try directObject(named: name, as: ObjectIdentifier(D.self)) {
-            return unsafeBitCast(object, to: D.self)
-        }
-        return try resolve(byName: name)
+        try inject(byName: name, arguments: .none)
     }
 
     /// The instance for a direct lookup of the type `id` in the current graph (see
     /// `DirectLookup`), or nil when the lookup must take the general path.
     @usableFromInline
-    static func directObject(ofType id: ObjectIdentifier) throws -> AnyObject? {
-        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, $1) }
-    }
-
-    /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
-    @usableFromInline
-    static func directObject(named name: String, as id: ObjectIdentifier) throws -> AnyObject? {
-        try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, $1) }
-    }
-
-    /// `directObject(ofType:)` for an injection with parameters.
-    @usableFromInline
     static func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
         try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
     }
 
-    /// `directObject(named:as:)` for an injection with parameters.
+    /// `directObject(ofType:_:)` for a registration located by name, requested as the type `id`.
     @usableFromInline
     static func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
         try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
     }
 
-    /// Resolves by type with `arguments`, trying the direct path first.
+    /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
+    /// the cast is specialized away in the caller's module.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
         if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
@@ -82,16 +64,6 @@ extension DependencyGraph {
     @usableFromInline
     static func resolve<D>(byValue value: AnyHashable, arguments: InjectionArguments) throws -> D {
         try GraphContext.resolve(.value(value), arguments)
-    }
-
-    @usableFromInline
-    static func resolve<D>(byType type: D.Type) throws -> D {
-        try GraphContext.resolve(type: TypeKey(D.self), .none)
-    }
-
-    @usableFromInline
-    static func resolve<D>(byName name: String) throws -> D {
-        try GraphContext.resolve(.name(name), .none)
     }
 
     /// Injects the dependency associated with a `Hashable` value.

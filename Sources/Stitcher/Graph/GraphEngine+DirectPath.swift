@@ -1,27 +1,11 @@
 extension GraphEngine {
     /// Resolves a direct lookup of the type with identity `id` (see `DirectLookup`); nil
-    /// when the lookup is not direct or the thread's snapshot is not current, which sends
-    /// the caller the general way.
+    /// when the lookup is not direct, its parameters do not match, or the thread's snapshot
+    /// is not current, which sends the caller the general way.
     ///
     /// Cached instances are returned with no lock, no allocation and no reference count
-    /// touched but the returned instance's; transient ones are built with the resolution
-    /// path tracked as usual.
-    @inline(__always)
-    func directObject(ofType id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
-        try withCurrentSnapshot(state) { snapshot in
-            try object(for: snapshot.directLookup(ofType: id), state)
-        }
-    }
-
-    /// `directObject(ofType:)` for a registration located by name, requested as the type `id`.
-    @inline(__always)
-    func directObject(named name: String, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
-        try withCurrentSnapshot(state) { snapshot in
-            try object(for: snapshot.directLookup(named: name, as: id), state)
-        }
-    }
-
-    /// `directObject(ofType:)` for an injection with parameters.
+    /// touched but the returned instance's; new ones are built with the resolution path
+    /// tracked as usual.
     @inline(__always)
     func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
         try withCurrentSnapshot(state) { snapshot in
@@ -29,7 +13,7 @@ extension GraphEngine {
         }
     }
 
-    /// `directObject(named:as:)` for an injection with parameters.
+    /// `directObject(ofType:_:_:)` for a registration located by name, requested as the type `id`.
     @inline(__always)
     func directObject(
         named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState
@@ -66,35 +50,25 @@ extension GraphEngine {
     }
 
     @inline(__always)
-    private func object(for lookup: DirectLookup, _ state: ThreadState) throws -> AnyObject? {
+    private func object(for lookup: DirectLookup, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
         guard let unretained = lookup.entry else { return nil }
         return try unretained._withUnsafeGuaranteedRef { entry in
             switch lookup.kind {
-            case .published:
+            case .published where arguments.pack == nil:
                 if let instance = entry.slot.publishedInstance { return instance }
-            case .shared:
+            case .shared where arguments.pack == nil:
                 if let instance = entry.slot.sharedObject(state.hazard) { return instance }
-            case .transient:
+            case .transient where arguments.pack == nil:
                 // The frame pushed before the factory runs keeps the snapshot, and so the
                 // entry, alive however the factory changes the graph.
                 return try makeTransient(entry, nil, state)
-            case .none, .parameterized:
+            case .parameterized where entry.record.accepts(arguments):
+                if case .instance = entry.record.scope { return try makeTransient(entry, arguments, state) }
+            default:
                 return nil
             }
-            // First creation: the slot is used after the factory returns, so hold the entry.
-            let entry = unretained.takeUnretainedValue()
-            return try instance(of: entry, .none, state)
-        }
-    }
-
-    @inline(__always)
-    private func object(for lookup: DirectLookup, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
-        guard lookup.kind == .parameterized, let unretained = lookup.entry else { return nil }
-        return try unretained._withUnsafeGuaranteedRef { entry in
-            let record = entry.record
-            guard record.accepts(arguments) else { return nil }
-            if case .instance = record.scope { return try makeTransient(entry, arguments, state) }
-            // Stored per parameter values: the slot is used after the factory returns.
+            // A first creation, or a stored instance per parameter values: the slot is used
+            // after the factory returns, so hold the entry.
             return try instance(of: unretained.takeUnretainedValue(), arguments, state)
         }
     }
