@@ -26,16 +26,11 @@ extension GraphEngine {
     /// Returns the stored instance of an asynchronous registration or builds one.
     func instanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
         let record = entry.record
-        let inherited = runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
+        let inherited = ResolutionStack.inheritedFromTask
         let key = arguments.key
-        let step = InheritedResolution.Step(
-            owner: entry.owner, identityHash: record.identityHash, identity: record.identity,
-            arguments: key, context: record.locator.context)
+        let step = InheritedResolution.Step(entry, arguments: key)
         let steps = inherited?.current ?? []
-        if steps.contains(where: {
-            $0.identityHash == step.identityHash && $0.owner == step.owner && $0.identity == step.identity
-                && $0.arguments == step.arguments
-        }) {
+        if steps.contains(where: { $0.builds(entry, with: key) }) {
             throw InjectionError.cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context]))
         }
         let chain = inherited?.chain ?? ResolutionChain()

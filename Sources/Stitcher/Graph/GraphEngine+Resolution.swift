@@ -151,7 +151,7 @@ extension GraphEngine {
             make: {
                 // Child tasks the factory starts inherit the path, so a cycle through them
                 // is reported instead of waiting for this very build.
-                let step = self.step(entry, key)
+                let step = InheritedResolution.Step(entry, arguments: key)
                 if let shared = state.shared {
                     shared.append(step)
                     defer { shared.removeLast() }
@@ -216,7 +216,7 @@ extension GraphEngine {
     @inline(__always)
     func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
         if !state.frames.isEmpty { return state.inherited }
-        return runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : ResolutionStack.inherited
+        return ResolutionStack.inheritedFromTask
     }
 
     /// Throws when `entry` (with equal parameters) is already being built on the path that
@@ -244,11 +244,9 @@ extension GraphEngine {
             throw cycleError(entry, state)
         }
         if let inherited = inheritedResolution(state), inherited !== state.shared {
-            let found = inherited.contains { step in
-                step.identityHash == hash && step.owner == entry.owner && step.identity == entry.record.identity
-                    && (entry.record.parameterTypes.isEmpty || step.arguments == arguments?.key)
+            if inherited.contains(where: { $0.builds(entry, with: arguments?.key ?? .empty) }) {
+                throw cycleError(entry, state)
             }
-            if found { throw cycleError(entry, state) }
         }
     }
 
@@ -256,13 +254,8 @@ extension GraphEngine {
         entry.record.parameterTypes.isEmpty || lhs?.key == rhs.key
     }
 
-    private func step(_ entry: IndexEntry, _ arguments: ArgumentKey) -> InheritedResolution.Step {
-        .init(owner: entry.owner, identityHash: entry.record.identityHash, identity: entry.record.identity,
-              arguments: arguments, context: entry.record.locator.context)
-    }
-
     private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
-        step(frame.entry, frame.arguments?.key ?? .empty)
+        InheritedResolution.Step(frame.entry, arguments: frame.arguments?.key ?? .empty)
     }
 
     /// The cycle error for reaching `entry` again: the whole path, then `entry`.

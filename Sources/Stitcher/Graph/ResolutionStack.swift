@@ -49,6 +49,22 @@ final class InheritedResolution: @unchecked Sendable {
         let identity: RegistrationIdentity
         let arguments: ArgumentKey
         let context: InjectionError.DependencyContext
+
+        /// The step of building `entry` with parameter values `arguments`.
+        init(_ entry: IndexEntry, arguments: ArgumentKey) {
+            owner = entry.owner
+            identityHash = entry.record.identityHash
+            identity = entry.record.identity
+            self.arguments = arguments
+            context = entry.record.locator.context
+        }
+
+        /// Whether this step builds `entry` with the same parameter values (`arguments` is
+        /// read only for a registration that takes parameters).
+        func builds(_ entry: IndexEntry, with arguments: @autoclosure () -> ArgumentKey) -> Bool {
+            identityHash == entry.record.identityHash && owner == entry.owner && identity == entry.record.identity
+                && (entry.record.parameterTypes.isEmpty || self.arguments == arguments())
+        }
     }
 
     let chain: ResolutionChain
@@ -76,6 +92,12 @@ final class InheritedResolution: @unchecked Sendable {
 /// The task-local half of the resolution path.
 enum ResolutionStack {
     @TaskLocal static var inherited: InheritedResolution?
+
+    /// The path bound by the task that runs the caller, if any: the task-local value is
+    /// read only while some path is bound anywhere in the process.
+    static var inheritedFromTask: InheritedResolution? {
+        runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : inherited
+    }
 
 }
 
