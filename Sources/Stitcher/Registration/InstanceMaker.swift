@@ -43,13 +43,8 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     /// type differs from `T` (subclasses, values behind an existential) need a check.
     private let alwaysAware: Bool
 
-    /// The `.object` factory, kept apart so that calling it copies no enum payload (which
-    /// would retain and release its context on every instantiation).
-    private let makeObject: (() throws -> AnyObject)?
-
     init(_ factory: FactoryFunction<T>) {
         self.factory = factory
-        if case .object(let make) = factory { makeObject = make } else { makeObject = nil }
         storesObjects = T.self is AnyClass
         alwaysAware = T.self is PostInstantiationAware.Type
     }
@@ -60,7 +55,6 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     }
 
     override func make(_ arguments: InjectionArguments) throws -> AnyObject {
-        if let makeObject { return finish(try makeObject()) }
         switch factory {
         case .object(let factory): return finish(try factory())
         case .plain(let factory): return finish(try factory())
@@ -70,12 +64,8 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     }
 
     override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
-        switch factory {
-        case .object(let factory): return finish(try factory())
-        case .plain(let factory): return finish(try factory())
-        case .packed(let factory): return finish(try factory(arguments))
-        case .asynchronous(let factory): return finish(try await factory(arguments))
-        }
+        if case .asynchronous(let factory) = factory { return finish(try await factory(arguments)) }
+        return try make(arguments)
     }
 
     /// `didInstantiate()` for a new object, which is returned.
