@@ -10,7 +10,18 @@ DependencyGraph.activate(DependencyContainer {
     Dependency { Single() }.named("named").scope(.singleton)
     Dependency { Shared() }.scope(.shared)
     Dependency { (value: Int) in Param(value) }.scope(.instance)
+    Dependency { LeafB() }.scope(.instance)
+    Dependency { NodeA(b: try DependencyGraph.inject()) }.scope(.instance)
+    Dependency { LeafC() }.scope(.instance)
+    Dependency { Root(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
 })
+final class LeafB: @unchecked Sendable { init() {} }
+final class NodeA: @unchecked Sendable { let b: LeafB; init(b: LeafB) { self.b = b } }
+final class LeafC: @unchecked Sendable { init() {} }
+final class Root: @unchecked Sendable {
+    let a: NodeA, c: LeafC
+    init(a: NodeA, c: LeafC) { self.a = a; self.c = c }
+}
 final class Shared: @unchecked Sendable { init() {} }
 final class Param: @unchecked Sendable { let value: Int; init(_ value: Int) { self.value = value } }
 let keptShared: Shared = try! DependencyGraph.inject()
@@ -78,17 +89,24 @@ if workload == "activate" {
     }
     exit(0)
 }
-let start = Date()
-var sink = 0
-for _ in 0..<iterations {
-    switch workload {
-    case "transient": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Transient.self), to: Int.self)
-    case "injected": sink &+= unsafeBitCast(holder.single, to: Int.self)
-    case "param": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Param.self, 42), to: Int.self)
-    case "shared": sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Shared.self), to: Int.self)
-    case "named": sink &+= unsafeBitCast(try! DependencyGraph.inject(byName: "named") as Single, to: Int.self)
-    default: sink &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self)
-    }
+/// Times `iterations` calls of `body`, one workload per loop so that nothing else runs in it.
+@inline(__always)
+func measure(_ body: () throws -> AnyObject) rethrows {
+    let start = Date()
+    var sink = 0
+    for _ in 0..<iterations { sink &+= unsafeBitCast(try body(), to: Int.self) }
+    let elapsed = Date().timeIntervalSince(start)
+    print("\(workload): \(elapsed / Double(iterations) * 1e9) ns/op (\(sink & 1))")
 }
-let elapsed = Date().timeIntervalSince(start)
-print("\(workload): \(elapsed / Double(iterations) * 1e9) ns/op (\(sink & 1))")
+switch workload {
+case "graph": try measure { try DependencyGraph.inject(byType: Root.self) }
+case "graph-baseline": measure { Root(a: NodeA(b: LeafB()), c: LeafC()) }
+case "transient": try measure { try DependencyGraph.inject(byType: Transient.self) }
+case "transient-baseline": measure { Transient() }
+case "injected": measure { holder.single }
+case "param": try measure { try DependencyGraph.inject(byType: Param.self, 42) }
+case "param-baseline": measure { Param(42) }
+case "shared": try measure { try DependencyGraph.inject(byType: Shared.self) }
+case "named": try measure { try DependencyGraph.inject(byName: "named") as Single }
+default: try measure { try DependencyGraph.inject(byType: Single.self) }
+}

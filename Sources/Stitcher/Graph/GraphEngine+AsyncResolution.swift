@@ -36,8 +36,8 @@ extension GraphEngine {
         let chain = inherited?.chain ?? ResolutionChain()
         let path = InheritedResolution(steps: steps + [step], chain: chain)
         let make: () async throws -> AnyObject = {
-            runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
-            defer { runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed) }
+            addInheritedPaths(1)
+            defer { addInheritedPaths(-1) }
             return try await ResolutionStack.$inherited.withValue(path) {
                 try await record.maker.makeAsync(arguments)
             }

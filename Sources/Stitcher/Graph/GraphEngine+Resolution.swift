@@ -128,10 +128,7 @@ extension GraphEngine {
         let strongly: Bool
         switch record.scope {
         case .instance:
-            if runtime.detectsCycles.load(ordering: .relaxed) {
-                try checkCycle(entry, arguments, state)
-            }
-            return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
+            return try makeTransient(entry, arguments, state)
         case .shared:
             if record.parameterTypes.isEmpty, let object = entry.slot.sharedObject(state.hazard) {
                 if record.storesObjects { return object }
@@ -160,9 +157,9 @@ extension GraphEngine {
                 let shared = InheritedResolution(
                     steps: (inherited?.current ?? []) + state.frames.map(frameStep) + [step], chain: chain)
                 state.shared = shared
-                runtime.inheritedPaths.wrappingIncrement(ordering: .relaxed)
+                addInheritedPaths(1)
                 defer {
-                    runtime.inheritedPaths.wrappingDecrement(ordering: .relaxed)
+                    addInheritedPaths(-1)
                     state.shared = nil
                 }
                 return try ResolutionStack.$inherited.withValue(shared) {
@@ -176,10 +173,12 @@ extension GraphEngine {
     /// when it takes no parameters.
     @inline(__always)
     func makeTransient(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
-        if runtime.detectsCycles.load(ordering: .relaxed) {
+        let inherited = inheritedResolution(state)
+        // An outermost resolution with no inherited path cannot be a cycle.
+        if detectsCycles, !state.frames.isEmpty || inherited != nil {
             try checkCycle(entry, arguments, state)
         }
-        return try instantiate(entry, arguments, state, inherited: inheritedResolution(state))
+        return try instantiate(entry, arguments, state, inherited: inherited)
     }
 
     /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.

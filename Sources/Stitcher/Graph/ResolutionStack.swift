@@ -96,7 +96,7 @@ enum ResolutionStack {
     /// The path bound by the task that runs the caller, if any: the task-local value is
     /// read only while some path is bound anywhere in the process.
     static var inheritedFromTask: InheritedResolution? {
-        runtime.inheritedPaths.load(ordering: .relaxed) == 0 ? nil : inherited
+        inheritedPathCount == 0 ? nil : inherited
     }
 
 }

@@ -34,49 +34,43 @@ enum FactoryFunction<T>: @unchecked Sendable {
     case asynchronous((InjectionArguments) async throws -> T)
 }
 
-/// The `InstanceMaking` of registrations producing `T`.
-final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
-    private let factory: FactoryFunction<T>
+/// The `InstanceMaking` of registrations producing `T`: the type-specific steps around a
+/// factory. One final subclass per kind of factory holds it in a `let`, so that calling it
+/// borrows its context (a closure held in an enum payload is copied, and so retained and
+/// released, on every call).
+class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     /// Whether `T` is a class, so that instances are stored as themselves.
-    private let storesObjects: Bool
+    final let storesObjects: Bool
     /// Whether every `T` is `PostInstantiationAware`; otherwise only instances whose dynamic
     /// type differs from `T` (subclasses, values behind an existential) need a check.
     private let alwaysAware: Bool
 
-    init(_ factory: FactoryFunction<T>) {
-        self.factory = factory
+    fileprivate override init() {
         storesObjects = T.self is AnyClass
         alwaysAware = T.self is PostInstantiationAware.Type
     }
 
-    override var isAsync: Bool {
-        if case .asynchronous = factory { return true }
-        return false
-    }
-
-    override func make(_ arguments: InjectionArguments) throws -> AnyObject {
+    /// The maker of the instances of `factory`.
+    static func making(_ factory: FactoryFunction<T>) -> InstanceMaker<T> {
         switch factory {
-        case .object(let factory): return finish(try factory())
-        case .plain(let factory): return finish(try factory())
-        case .packed(let factory): return finish(try factory(arguments))
-        case .asynchronous: throw InjectionError.unsupportedOperation
+        case .object(let factory): ObjectMaker(factory)
+        case .plain(let factory): PlainMaker(factory)
+        case .packed(let factory): PackedMaker(factory)
+        case .asynchronous(let factory): AsyncMaker(factory)
         }
     }
 
-    override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
-        if case .asynchronous(let factory) = factory { return finish(try await factory(arguments)) }
-        return try make(arguments)
-    }
-
     /// `didInstantiate()` for a new object, which is returned.
-    private func finish(_ object: AnyObject) -> AnyObject {
+    @inline(__always)
+    final func finish(_ object: __owned AnyObject) -> AnyObject {
         if alwaysAware || ObjectIdentifier(type(of: object)) != ObjectIdentifier(T.self) {
             (object as? PostInstantiationAware)?.didInstantiate()
         }
         return object
     }
 
-    private func finish(_ value: T) -> AnyObject {
+    /// `didInstantiate()` for a new instance, which is returned in stored form.
+    final func finish(_ value: __owned T) -> AnyObject {
         if storesObjects { return finish(unsafeBitCast(value, to: AnyObject.self)) }
         if alwaysAware || ObjectIdentifier(type(of: value as Any)) != ObjectIdentifier(T.self) {
             (value as Any as? PostInstantiationAware)?.didInstantiate()
@@ -84,11 +78,47 @@ final class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
         return TypedBox(value)
     }
 
-    override func weakTarget(_ instance: AnyObject) -> AnyObject? {
+    override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
+        try make(arguments)
+    }
+
+    override final func weakTarget(_ instance: AnyObject) -> AnyObject? {
         storesObjects ? instance : (instance as? TypedBox<T>)?.object
     }
 
-    override func restore(_ object: AnyObject) -> AnyObject? {
+    override final func restore(_ object: AnyObject) -> AnyObject? {
         storesObjects ? object : (object as? T).map { TypedBox($0) }
+    }
+}
+
+/// Makes instances of a class `T` with a factory returning them as objects.
+private final class ObjectMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+    let factory: () throws -> AnyObject
+    init(_ factory: @escaping () throws -> AnyObject) { self.factory = factory }
+    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory()) }
+}
+
+/// Makes instances with a factory without parameters.
+private final class PlainMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+    let factory: () throws -> T
+    init(_ factory: @escaping () throws -> T) { self.factory = factory }
+    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory()) }
+}
+
+/// Makes instances with a factory reading the injection's argument pack.
+private final class PackedMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+    let factory: (InjectionArguments) throws -> T
+    init(_ factory: @escaping (InjectionArguments) throws -> T) { self.factory = factory }
+    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory(arguments)) }
+}
+
+/// Makes instances with an asynchronous factory; a synchronous injection cannot run it.
+private final class AsyncMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+    let factory: (InjectionArguments) async throws -> T
+    init(_ factory: @escaping (InjectionArguments) async throws -> T) { self.factory = factory }
+    override var isAsync: Bool { true }
+    override func make(_ arguments: InjectionArguments) throws -> AnyObject { throw InjectionError.unsupportedOperation }
+    override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
+        finish(try await factory(arguments))
     }
 }

@@ -33,7 +33,7 @@ final class RegistrationRecord: @unchecked Sendable {
         self.signature = provider.signature
         self.origin = provider.origin
         storesObjects = T.self is AnyClass
-        maker = InstanceMaker(provider.factory)
+        maker = InstanceMaker.making(provider.factory)
     }
 
     /// Whether the factory is asynchronous.

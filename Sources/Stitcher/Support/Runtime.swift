@@ -1,15 +1,12 @@
-import Atomics
 internal import _StitcherShims
 
-/// The process-wide graph, and the counters and switches every lookup reads.
+/// The process-wide graph, and what threads share to read it.
 ///
-/// Kept in one global so that a lookup pays for one lazy-initialization check, and as
-/// `UnsafeAtomic`s, whose operations inline to single instructions. Never deallocated.
+/// Kept in one global, never deallocated. The counters and switches every lookup reads are
+/// C globals instead (`_StitcherShims`): reading them costs no lazy-initialization check.
 struct Runtime: @unchecked Sendable {
     /// The graph used wherever no isolated graph is bound.
     let shared = GraphEngine()
-    /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
-    let inheritedPaths = UnsafeAtomic<Int>.create(0)
     /// Where lock-free readers of shared instances announce what they read.
     let hazards = HazardDomain()
     /// The thread-local slot of each thread's `ThreadState`.
@@ -23,8 +20,6 @@ struct Runtime: @unchecked Sendable {
     func stripedLock(for object: AnyObject) -> Lock {
         slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & 63]
     }
-    /// Whether `.instance` instantiations are tracked for cycle detection.
-    let detectsCycles = UnsafeAtomic<Bool>.create(StitcherConfiguration.RuntimeCycleDetectionAvailability.always.isEnabled)
 }
 
 let runtime = Runtime()
@@ -36,3 +31,16 @@ var isolatedGraphCount: Int { stitcher_isolated_graph_count() }
 
 /// Counts isolated graphs bound (positive `delta`) or unbound (negative).
 func addIsolatedGraphs(_ delta: Int) { stitcher_add_isolated_graphs(delta) }
+
+/// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
+@inline(__always)
+var inheritedPathCount: Int { stitcher_inherited_path_count() }
+
+/// Counts resolution paths bound for child tasks (positive `delta`) or unbound (negative).
+func addInheritedPaths(_ delta: Int) { stitcher_add_inherited_paths(delta) }
+
+/// Whether `.instance` instantiations are tracked for cycle detection.
+var detectsCycles: Bool {
+    @inline(__always) get { stitcher_detects_cycles() != 0 }
+    set { stitcher_set_detects_cycles(newValue ? 1 : 0) }
+}

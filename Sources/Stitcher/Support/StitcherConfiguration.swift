@@ -69,7 +69,7 @@ public enum StitcherConfiguration {
         get { values.current.runtimeCycleDetectionAvailability }
         set {
             values.withLock { $0.runtimeCycleDetectionAvailability = newValue }
-            runtime.detectsCycles.store(newValue.isEnabled, ordering: .relaxed)
+            detectsCycles = newValue.isEnabled
         }
     }
 }

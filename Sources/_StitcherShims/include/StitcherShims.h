@@ -16,25 +16,46 @@
 /// holds the reference), or NULL before the thread's first lookup.
 extern _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL;
 
-/// How many isolated graphs are bound right now, alone on its cache line: every lookup reads
-/// it, so a neighbour written by other code would make threads contend.
+/// The process-wide values every lookup reads, alone on their cache line: a neighbour
+/// written by other code would make reading threads contend. All change rarely.
 typedef struct {
-    _Alignas(128) _Atomic(long) value;
-    char padding[120];
-} stitcher_padded_counter;
+    /// How many isolated graphs are bound right now.
+    _Alignas(128) _Atomic(long) isolated_graphs;
+    /// How many resolution paths are bound for child tasks right now.
+    _Atomic(long) inherited_paths;
+    /// Whether `.instance` instantiations are tracked for cycle detection (0 or 1).
+    _Atomic(long) detects_cycles;
+    char padding[104];
+} stitcher_lookup_counters;
 
-extern stitcher_padded_counter stitcher_isolated_graphs;
+extern stitcher_lookup_counters stitcher_counters;
 
 static inline void *_Nullable stitcher_current_thread_state(void) { return stitcher_thread_state; }
 
 static inline void stitcher_set_current_thread_state(void *_Nullable state) { stitcher_thread_state = state; }
 
 static inline long stitcher_isolated_graph_count(void) {
-    return atomic_load_explicit(&stitcher_isolated_graphs.value, memory_order_relaxed);
+    return atomic_load_explicit(&stitcher_counters.isolated_graphs, memory_order_relaxed);
 }
 
 static inline void stitcher_add_isolated_graphs(long delta) {
-    atomic_fetch_add_explicit(&stitcher_isolated_graphs.value, delta, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stitcher_counters.isolated_graphs, delta, memory_order_relaxed);
+}
+
+static inline long stitcher_inherited_path_count(void) {
+    return atomic_load_explicit(&stitcher_counters.inherited_paths, memory_order_relaxed);
+}
+
+static inline void stitcher_add_inherited_paths(long delta) {
+    atomic_fetch_add_explicit(&stitcher_counters.inherited_paths, delta, memory_order_relaxed);
+}
+
+static inline long stitcher_detects_cycles(void) {
+    return atomic_load_explicit(&stitcher_counters.detects_cycles, memory_order_relaxed);
+}
+
+static inline void stitcher_set_detects_cycles(long enabled) {
+    atomic_store_explicit(&stitcher_counters.detects_cycles, enabled, memory_order_relaxed);
 }
 
 #endif
