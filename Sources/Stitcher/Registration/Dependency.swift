@@ -42,6 +42,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by its type.
+    @inlinable
     public init<each Parameter: Hashable>(
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -51,6 +52,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     /// A dependency located by its type (the released 1.x spelling of the label).
     @available(*, deprecated, renamed: "init(_:)", message: "Use Dependency { … } instead.")
     @_disfavoredOverload
+    @inlinable
     public init<each Parameter: Hashable>(
         dependecy factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -58,6 +60,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by name.
+    @inlinable
     public init<each Parameter: Hashable>(
         named name: String,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -66,6 +69,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by the raw value of a string-backed name, such as an enum case.
+    @inlinable
     public init<Name: RawRepresentable, each Parameter: Hashable>(
         named name: Name,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -74,6 +78,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by the description of a value.
+    @inlinable
     public init<Name: CustomStringConvertible, each Parameter: Hashable>(
         named name: Name,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -82,6 +87,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by its type and by a protocol it conforms to.
+    @inlinable
     public init<Protocol, each Parameter: Hashable>(
         conformingTo type: Protocol.Type,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -90,6 +96,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by its type and by a superclass it inherits from.
+    @inlinable
     public init<Superclass, each Parameter: Hashable>(
         inheritingFrom type: Superclass.Type,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
@@ -98,6 +105,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     }
 
     /// A dependency located by an associated `Hashable` value.
+    @inlinable
     public init<Value: Hashable, each Parameter: Hashable>(
         for value: Value,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T

@@ -34,9 +34,9 @@ public enum DependencyFactory {
             parameterTypes = []
             signature = InjectionArguments.noParameters
             if T.self is AnyClass {
-                self.factory = .object { unsafeBitCast(try factory(), to: AnyObject.self) }
+                self.factory = .object { _ in unsafeBitCast(try factory(), to: AnyObject.self) }
             } else {
-                self.factory = .plain(factory)
+                self.factory = .value { _ in try factory() }
             }
         }
 
@@ -52,6 +52,10 @@ public enum DependencyFactory {
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
+        ///
+        /// Inlined, like the initializer without parameters, so that the registering module
+        /// compiles the reading of the parameters for their concrete types.
+        @inlinable
         public init<each Parameter: Hashable>(
             _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
         ) {
@@ -63,15 +67,21 @@ public enum DependencyFactory {
                 signature = InjectionArguments.noParameters
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
-                self.factory = .plain { try factory(repeat each none) }
+                self.factory = .value { _ in try factory(repeat each none) }
             } else {
                 // Looked up once: instantiating a pack's class metadata costs a cache lookup.
                 let packType = ArgumentPack<repeat each Parameter>.self
                 signature = ObjectIdentifier(packType)
-                self.factory = .packed { arguments in
-                    // The signature matched: the pack holds exactly these types.
-                    let pack = unsafeDowncast(arguments.pack!, to: packType)
-                    return try factory(repeat each pack.values)
+                // The signature matched: the pack holds exactly these types.
+                if T.self is AnyClass {
+                    self.factory = .object { arguments in
+                        let pack = unsafeDowncast(arguments.pack!, to: packType)
+                        return unsafeBitCast(try factory(repeat each pack.values), to: AnyObject.self)
+                    }
+                } else {
+                    self.factory = .value { arguments in
+                        try factory(repeat each unsafeDowncast(arguments.pack!, to: packType).values)
+                    }
                 }
             }
         }
@@ -121,8 +131,10 @@ struct AsyncPackFactory<T, each Parameter> {
 }
 
 /// A factory taking a parameter pack, wrapped so that it can be passed as a generic value.
+@usableFromInline
 struct PackFactory<T, each Parameter> {
-    let call: @Sendable (repeat each Parameter) throws -> T
+    @usableFromInline let call: @Sendable (repeat each Parameter) throws -> T
+    @usableFromInline init(call: @escaping @Sendable (repeat each Parameter) throws -> T) { self.call = call }
 }
 
 /// A closure's code address and context.

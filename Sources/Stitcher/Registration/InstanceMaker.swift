@@ -21,16 +21,16 @@ class InstanceMaking: @unchecked Sendable {
     func restore(_ object: AnyObject) -> AnyObject? { preconditionFailure("overridden") }
 }
 
-/// The factory of a registration, as its provider holds it.
+/// The factory of a registration, as its provider holds it. Synchronous factories read
+/// their parameters, if any, from the injection's argument pack; the caller has checked
+/// that the pack matches the registration's signature.
 @usableFromInline
 enum FactoryFunction<T>: @unchecked Sendable {
-    /// Without parameters, for a class `T`: returns the instance as an object, with no
-    /// generic code on the way.
-    case object(() throws -> AnyObject)
-    /// Without parameters: called directly.
-    case plain(() throws -> T)
-    /// With parameters, read from the injection's argument pack.
-    case packed((InjectionArguments) throws -> T)
+    /// For a class `T`: returns the instance as an object, with no generic code on the way
+    /// (the closure is made by an inlined initializer, in the registering module).
+    case object((InjectionArguments) throws -> AnyObject)
+    /// For any `T`.
+    case value((InjectionArguments) throws -> T)
     case asynchronous((InjectionArguments) async throws -> T)
 }
 
@@ -54,8 +54,7 @@ class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     static func making(_ factory: FactoryFunction<T>) -> InstanceMaker<T> {
         switch factory {
         case .object(let factory): ObjectMaker(factory)
-        case .plain(let factory): PlainMaker(factory)
-        case .packed(let factory): PackedMaker(factory)
+        case .value(let factory): ValueMaker(factory)
         case .asynchronous(let factory): AsyncMaker(factory)
         }
     }
@@ -93,20 +92,13 @@ class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
 
 /// Makes instances of a class `T` with a factory returning them as objects.
 private final class ObjectMaker<T>: InstanceMaker<T>, @unchecked Sendable {
-    let factory: () throws -> AnyObject
-    init(_ factory: @escaping () throws -> AnyObject) { self.factory = factory }
-    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory()) }
+    let factory: (InjectionArguments) throws -> AnyObject
+    init(_ factory: @escaping (InjectionArguments) throws -> AnyObject) { self.factory = factory }
+    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory(arguments)) }
 }
 
-/// Makes instances with a factory without parameters.
-private final class PlainMaker<T>: InstanceMaker<T>, @unchecked Sendable {
-    let factory: () throws -> T
-    init(_ factory: @escaping () throws -> T) { self.factory = factory }
-    override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory()) }
-}
-
-/// Makes instances with a factory reading the injection's argument pack.
-private final class PackedMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+/// Makes instances of any `T`.
+private final class ValueMaker<T>: InstanceMaker<T>, @unchecked Sendable {
     let factory: (InjectionArguments) throws -> T
     init(_ factory: @escaping (InjectionArguments) throws -> T) { self.factory = factory }
     override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory(arguments)) }

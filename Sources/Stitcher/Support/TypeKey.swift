@@ -2,10 +2,10 @@
 /// unqualified name.
 @usableFromInline
 struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    let id: ObjectIdentifier
-    let type: Any.Type
+    @usableFromInline let id: ObjectIdentifier
+    @usableFromInline let type: Any.Type
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init<T>(_ type: T.Type) {
         self.id = ObjectIdentifier(type)
         self.type = type
