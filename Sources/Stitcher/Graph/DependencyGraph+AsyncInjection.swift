@@ -15,7 +15,9 @@ extension DependencyGraph {
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) async throws -> D {
-        try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), InjectionArguments(repeat each parameters))
+        try await StoredArguments(repeat each parameters).withArguments {
+            try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), $0)
+        }
     }
 
     /// Injects the dependency registered under `name`, awaiting its factory if it is
@@ -25,7 +27,9 @@ extension DependencyGraph {
     /// let replica: Database = try await DependencyGraph.injectAsync(byName: "replica")
     /// ```
     public static func injectAsync<D, each P: Hashable>(byName name: String, parameters: repeat each P) async throws -> D {
-        try await GraphContext.current.resolveAsync(.name(name), InjectionArguments(repeat each parameters))
+        try await StoredArguments(repeat each parameters).withArguments {
+            try await GraphContext.current.resolveAsync(.name(name), $0)
+        }
     }
 
     /// Injects the dependency associated with `value`, awaiting its factory if it is
@@ -37,7 +41,9 @@ extension DependencyGraph {
     public static func injectAsync<D, Value: Hashable, each P: Hashable>(
         byValue value: Value, parameters: repeat each P
     ) async throws -> D {
-        try await GraphContext.current.resolveAsync(.value(AnyHashable(value)), InjectionArguments(repeat each parameters))
+        try await StoredArguments(repeat each parameters).withArguments {
+            try await GraphContext.current.resolveAsync(.value(AnyHashable(value)), $0)
+        }
     }
 
     /// Injects the dependency registered for `type` with unlabelled parameters, awaiting
@@ -49,7 +55,9 @@ extension DependencyGraph {
     public static func injectAsync<D, First: Hashable, each P: Hashable>(
         byType type: D.Type = D.self, _ first: First, _ parameters: repeat each P
     ) async throws -> D {
-        try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), InjectionArguments(first, repeat each parameters))
+        try await StoredArguments(first, repeat each parameters).withArguments {
+            try await GraphContext.current.resolveAsync(.type(TypeKey(D.self)), $0)
+        }
     }
 
     /// Injects the dependency registered under `name` with unlabelled parameters, awaiting
@@ -61,6 +69,8 @@ extension DependencyGraph {
     public static func injectAsync<D, First: Hashable, each P: Hashable>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) async throws -> D {
-        try await GraphContext.current.resolveAsync(.name(name), InjectionArguments(first, repeat each parameters))
+        try await StoredArguments(first, repeat each parameters).withArguments {
+            try await GraphContext.current.resolveAsync(.name(name), $0)
+        }
     }
 }

@@ -87,7 +87,7 @@ extension DependencyGraph {
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) throws -> D {
-        try inject(byType: D.self, arguments: InjectionArguments(repeat each parameters))
+        try InjectionArguments.with(repeat each parameters) { try inject(byType: D.self, arguments: $0) }
     }
 
     /// Injects the dependency registered for `type`, with parameters given without a label.
@@ -100,7 +100,7 @@ extension DependencyGraph {
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try inject(byType: D.self, arguments: InjectionArguments(first, repeat each parameters))
+        try InjectionArguments.with(first, repeat each parameters) { try inject(byType: D.self, arguments: $0) }
     }
 
     /// Injects the dependency registered under `name`.
@@ -110,7 +110,7 @@ extension DependencyGraph {
     /// ```
     @inlinable
     public static func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
-        try inject(byName: name, arguments: InjectionArguments(repeat each parameters))
+        try InjectionArguments.with(repeat each parameters) { try inject(byName: name, arguments: $0) }
     }
 
     /// Injects the dependency registered under `name`, with unlabelled parameters.
@@ -118,7 +118,7 @@ extension DependencyGraph {
     public static func inject<D, First: Hashable, each P: Hashable>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try inject(byName: name, arguments: InjectionArguments(first, repeat each parameters))
+        try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name, arguments: $0) }
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name.
@@ -126,7 +126,7 @@ extension DependencyGraph {
     public static func inject<D, Name: RawRepresentable, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try inject(byName: name.rawValue, arguments: InjectionArguments(repeat each parameters))
+        try InjectionArguments.with(repeat each parameters) { try inject(byName: name.rawValue, arguments: $0) }
     }
 
     /// Injects the dependency registered under the raw value of a string-backed name, with
@@ -135,7 +135,7 @@ extension DependencyGraph {
     public static func inject<D, Name: RawRepresentable, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
-        try inject(byName: name.rawValue, arguments: InjectionArguments(first, repeat each parameters))
+        try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name.rawValue, arguments: $0) }
     }
 
     /// Injects the dependency registered under the description of `name`.
@@ -143,7 +143,7 @@ extension DependencyGraph {
     public static func inject<D, Name: CustomStringConvertible, each P: Hashable>(
         byName name: Name, parameters: repeat each P
     ) throws -> D {
-        try inject(byName: name.description, arguments: InjectionArguments(repeat each parameters))
+        try InjectionArguments.with(repeat each parameters) { try inject(byName: name.description, arguments: $0) }
     }
 
     /// Injects the dependency registered under the description of `name`, with unlabelled
@@ -152,7 +152,7 @@ extension DependencyGraph {
     public static func inject<D, Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try inject(byName: name.description, arguments: InjectionArguments(first, repeat each parameters))
+        try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name.description, arguments: $0) }
     }
 
     /// Injects the dependency associated with a `Hashable` value.
@@ -164,7 +164,7 @@ extension DependencyGraph {
     public static func inject<D, Value: Hashable, each P: Hashable>(
         byValue value: Value, parameters: repeat each P
     ) throws -> D {
-        try resolve(byValue: AnyHashable(value), arguments: InjectionArguments(repeat each parameters))
+        try InjectionArguments.with(repeat each parameters) { try resolve(byValue: AnyHashable(value), arguments: $0) }
     }
 
     /// Injects the dependency associated with a `Hashable` value, with unlabelled parameters.
@@ -172,6 +172,6 @@ extension DependencyGraph {
     public static func inject<D, Value: Hashable, First: Hashable, each P: Hashable>(
         byValue value: Value, _ first: First, _ parameters: repeat each P
     ) throws -> D {
-        try resolve(byValue: AnyHashable(value), arguments: InjectionArguments(first, repeat each parameters))
+        try InjectionArguments.with(first, repeat each parameters) { try resolve(byValue: AnyHashable(value), arguments: $0) }
     }
 }

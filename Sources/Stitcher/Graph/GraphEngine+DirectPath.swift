@@ -54,11 +54,11 @@ extension GraphEngine {
         guard let unretained = lookup.entry else { return nil }
         return try unretained._withUnsafeGuaranteedRef { entry in
             switch lookup.kind {
-            case .published where arguments.pack == nil:
+            case .published where arguments.isEmpty:
                 if let instance = entry.slot.publishedInstance { return instance }
-            case .shared where arguments.pack == nil:
+            case .shared where arguments.isEmpty:
                 if let instance = entry.slot.sharedObject(state.hazard) { return instance }
-            case .transient where arguments.pack == nil:
+            case .transient where arguments.isEmpty:
                 // The frame pushed before the factory runs keeps the snapshot, and so the
                 // entry, alive however the factory changes the graph.
                 return try makeTransient(entry, nil, state)

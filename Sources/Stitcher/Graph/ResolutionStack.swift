@@ -9,9 +9,10 @@ struct ResolutionFrame {
     unowned(unsafe) let entry: IndexEntry
     /// `entry.record.identityHash`, read without following the entry.
     let identityHash: Int
-    /// The parameter values (nil when the registration takes none); alive for as long as
-    /// the frame, since the injection that pushed it holds them.
-    private unowned(unsafe) let pack: AnyArgumentPack?
+    /// The parameters (nil when the registration takes none); alive for as long as the
+    /// frame, since the injection that pushed it holds them.
+    private let packType: AnyArgumentPack.Type?
+    private let values: UnsafeRawPointer?
     /// A hash of the parameter values, compared before the values themselves so that
     /// walking a deep path of one registration stays cheap; nil when not computed yet, or
     /// without parameters.
@@ -20,12 +21,13 @@ struct ResolutionFrame {
     init(entry: IndexEntry, arguments: InjectionArguments?, argumentHash: Int?) {
         self.entry = entry
         identityHash = entry.record.identityHash
-        pack = arguments?.pack
+        packType = arguments?.packType
+        values = arguments?.values
         self.argumentHash = argumentHash
     }
 
     /// The parameter values; nil when the registration takes none.
-    var arguments: InjectionArguments? { pack.map { InjectionArguments(pack: $0) } }
+    var arguments: InjectionArguments? { packType.map { InjectionArguments(packType: $0, values: values) } }
 
     var context: InjectionError.DependencyContext { entry.record.locator.context }
 }

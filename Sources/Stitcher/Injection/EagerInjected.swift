@@ -20,9 +20,9 @@
 public struct EagerInjected<Value> {
     public var wrappedValue: Value
 
-    init(key: LookupKey, arguments: InjectionArguments, file: StaticString, line: UInt) {
+    init(key: LookupKey, arguments: StoredArguments, file: StaticString, line: UInt) {
         do {
-            wrappedValue = try GraphContext.current.resolve(key, arguments)
+            wrappedValue = try arguments.withArguments { try GraphContext.current.resolve(key, $0) }
         } catch {
             preconditionFailure("@EagerInjected property failed to inject: \(error)", file: file, line: line)
         }
@@ -46,7 +46,7 @@ public struct EagerInjected<Value> {
         _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(
-            key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters),
+            key: .type(TypeKey(Value.self)), arguments: StoredArguments(first, repeat each parameters),
             file: file, line: line)
     }
 
@@ -60,7 +60,7 @@ public struct EagerInjected<Value> {
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(
-            key: .name(name.description), arguments: InjectionArguments(repeat each parameters),
+            key: .name(name.description), arguments: StoredArguments(repeat each parameters),
             file: file, line: line)
     }
 
@@ -72,7 +72,7 @@ public struct EagerInjected<Value> {
     public init<Name: RawRepresentable, each P: Hashable>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
-        self.init(key: .name(name.rawValue), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .name(name.rawValue), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by an associated value, with optional parameters.
@@ -83,7 +83,7 @@ public struct EagerInjected<Value> {
     public init<V: Hashable, each P: Hashable>(
         value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .value(AnyHashable(value)), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 }
 

@@ -28,9 +28,9 @@ public struct Injected<Value>: @unchecked Sendable {
     /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.
     public var projectedValue: Injected<Value> { self }
 
-    init(key: LookupKey, arguments: InjectionArguments, file: StaticString, line: UInt) {
+    init(key: LookupKey, arguments: StoredArguments, file: StaticString, line: UInt) {
         storage = InjectedStorage(file: file, line: line) {
-            try GraphContext.current.resolve(key, arguments)
+            try arguments.withArguments { try GraphContext.current.resolve(key, $0) }
         }
         unretainedStorage = Unmanaged.passUnretained(storage)
     }
@@ -48,14 +48,14 @@ public struct Injected<Value>: @unchecked Sendable {
     public init<First: Hashable, each P: Hashable>(
         _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .type(TypeKey(Value.self)), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by name.
     public init<each P: Hashable>(
         name: String, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .name(name), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .name(name), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by name, with its parameters labelled.
@@ -63,14 +63,14 @@ public struct Injected<Value>: @unchecked Sendable {
         name: String, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .name(name), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .name(name), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the raw value of a string-backed name.
     public init<Name: RawRepresentable, each P: Hashable>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
-        self.init(key: .name(name.rawValue), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .name(name.rawValue), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the raw value of a string-backed name, with its parameters labelled.
@@ -78,14 +78,14 @@ public struct Injected<Value>: @unchecked Sendable {
         name: Name, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
-        self.init(key: .name(name.rawValue), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .name(name.rawValue), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the description of a name.
     public init<Name: CustomStringConvertible, each P: Hashable>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .name(name.description), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .name(name.description), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the description of a name, with its parameters labelled.
@@ -93,14 +93,14 @@ public struct Injected<Value>: @unchecked Sendable {
         name: Name, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .name(name.description), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .name(name.description), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by an associated value.
     public init<V: Hashable, each P: Hashable>(
         value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .value(AnyHashable(value)), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by an associated value, with its parameters labelled.
@@ -108,14 +108,14 @@ public struct Injected<Value>: @unchecked Sendable {
         value: V, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .value(AnyHashable(value)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .value(AnyHashable(value)), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by its type, spelled out.
     public init<each P: Hashable>(
         type: Value.Type, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(repeat each parameters), file: file, line: line)
+        self.init(key: .type(TypeKey(Value.self)), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by its type, spelled out, with its parameters labelled.
@@ -123,7 +123,7 @@ public struct Injected<Value>: @unchecked Sendable {
         type: Value.Type, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        self.init(key: .type(TypeKey(Value.self)), arguments: InjectionArguments(first, repeat each parameters), file: file, line: line)
+        self.init(key: .type(TypeKey(Value.self)), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Resolves the value if none is kept yet, or if the kept one is nil or an empty collection.

@@ -75,12 +75,13 @@ public enum DependencyFactory {
                 // The signature matched: the pack holds exactly these types.
                 if T.self is AnyClass {
                     self.factory = .object { arguments in
-                        let pack = unsafeDowncast(arguments.pack!, to: packType)
-                        return unsafeBitCast(try factory(repeat each pack.values), to: AnyObject.self)
+                        let values = arguments.load(as: (repeat each Parameter).self)
+                        return unsafeBitCast(try factory(repeat each values), to: AnyObject.self)
                     }
                 } else {
                     self.factory = .value { arguments in
-                        try factory(repeat each unsafeDowncast(arguments.pack!, to: packType).values)
+                        let values = arguments.load(as: (repeat each Parameter).self)
+                        return try factory(repeat each values)
                     }
                 }
             }
@@ -118,8 +119,8 @@ extension DependencyFactory.Provider {
             self.init(
                 asynchronous: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self), origin: origin
             ) { arguments in
-                let pack = unsafeDowncast(arguments.pack!, to: ArgumentPack<repeat each Parameter>.self)
-                return try await factory(repeat each pack.values)
+                let values = arguments.load(as: (repeat each Parameter).self)
+                return try await factory(repeat each values)
             }
         }
     }

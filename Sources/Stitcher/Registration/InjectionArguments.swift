@@ -1,83 +1,158 @@
-/// The parameters passed at an injection site.
+/// The parameters passed at an injection site, borrowed for the length of the injection.
 ///
-/// One word: nil when there are no parameters, so injections without parameters pass and
-/// copy a null pointer. Otherwise the values live in an `ArgumentPack` whose class,
-/// `ArgumentPack<repeat each P>`, is unique per list of parameter types: comparing class
-/// identities (`signature`) matches the parameters a registration takes, and lets its
-/// factory read the values without a dynamic cast.
+/// Two words and no reference count: the class `ArgumentPack<repeat each P>`, unique per
+/// list of parameter types, and the address of a `(repeat each P)` tuple. Comparing class
+/// identities (`signature`) matches the parameters a registration takes and lets its
+/// factory read the values without a dynamic cast; the class's methods hash and copy them.
+///
+/// The values usually live on the injecting caller's stack, so an injection with
+/// parameters allocates nothing. Anything that must keep them beyond the injection (a
+/// stored instance per parameter values, an inherited resolution path, an error) copies
+/// them out through `key`; an injection that runs later (`@Injected`, `injectAsync`) keeps
+/// them in an `ArgumentPack` (see `StoredArguments`).
 @usableFromInline
 struct InjectionArguments: @unchecked Sendable {
-    @usableFromInline let pack: AnyArgumentPack?
+    /// The pack class of the parameter types; nil without parameters.
+    @usableFromInline let packType: AnyArgumentPack.Type?
+    /// The address of the `(repeat each P)` tuple; nil without parameters.
+    @usableFromInline let values: UnsafeRawPointer?
 
     /// The signature of an injection without parameters.
     @usableFromInline static let noParameters = ObjectIdentifier(AnyArgumentPack.self)
 
     /// No parameters.
     @inlinable
-    static var none: InjectionArguments { InjectionArguments(pack: nil) }
+    static var none: InjectionArguments { InjectionArguments(packType: nil, values: nil) }
 
     @inlinable
-    init(pack: AnyArgumentPack?) { self.pack = pack }
+    init(packType: AnyArgumentPack.Type?, values: UnsafeRawPointer?) {
+        self.packType = packType
+        self.values = values
+    }
 
+    /// Runs `body` with `parameters` borrowed from the stack (no allocation).
     @inlinable
+    static func with<each P: Hashable, R>(
+        _ parameters: repeat each P, body: (InjectionArguments) throws -> R
+    ) rethrows -> R {
+        var count = 0
+        for _ in repeat (each P).self { count += 1 }
+        if count == 0 { return try body(.none) }
+        return try withUnsafePointer(to: (repeat each parameters)) { pointer in
+            try body(InjectionArguments(packType: ArgumentPack<repeat each P>.self, values: UnsafeRawPointer(pointer)))
+        }
+    }
+
+    /// Whether there are parameters.
+    @inline(__always)
+    var isEmpty: Bool { packType == nil }
+
+    /// Equal to the `signature` of the providers that accept these parameters.
+    @inline(__always)
+    var signature: ObjectIdentifier {
+        guard let packType else { return Self.noParameters }
+        return ObjectIdentifier(packType)
+    }
+
+    /// The values, typed; the caller has checked `signature`.
+    @inlinable @inline(__always)
+    func load<each P>(as type: (repeat each P).Type) -> (repeat each P) {
+        values.unsafelyUnwrapped.assumingMemoryBound(to: (repeat each P).self).pointee
+    }
+
+    /// The static types of the parameters, in order.
+    var types: [TypeKey] { packType?.types ?? [] }
+
+    var typeNames: [String] { types.map(\.description) }
+
+    /// A copy of the values, to keep one stored instance per distinct list of parameters.
+    var key: ArgumentKey {
+        guard let packType, let values else { return .empty }
+        return packType.key(of: values)
+    }
+
+    /// A hash of the values, computed without allocating; 0 without parameters.
+    var hash: Int {
+        guard let packType, let values else { return 0 }
+        return packType.hash(of: values)
+    }
+}
+
+/// Parameter values kept beyond one injection call: by `@Injected` until its first read,
+/// and across the suspensions of `injectAsync`.
+struct StoredArguments: @unchecked Sendable {
+    private let pack: AnyArgumentPack?
+
+    static let none = StoredArguments(pack: nil)
+
+    private init(pack: AnyArgumentPack?) { self.pack = pack }
+
     init<each P: Hashable>(_ parameters: repeat each P) {
         var count = 0
         for _ in repeat (each P).self { count += 1 }
         pack = count == 0 ? nil : ArgumentPack(repeat each parameters)
     }
 
-    /// Equal to the `signature` of the providers that accept these parameters.
-    @inline(__always)
-    var signature: ObjectIdentifier {
-        guard let pack else { return Self.noParameters }
-        return ObjectIdentifier(type(of: pack))
+    /// Runs `body` with the values borrowed from this storage.
+    func withArguments<R>(_ body: (InjectionArguments) throws -> R) rethrows -> R {
+        guard let pack else { return try body(.none) }
+        return try withExtendedLifetime(pack) { try body(pack.arguments) }
     }
 
-    /// The static types of the parameters, in order.
-    var types: [TypeKey] { pack?.types ?? [] }
-
-    var typeNames: [String] { types.map(\.description) }
-
-    /// The values, to keep one stored instance per distinct list of parameters.
-    var key: ArgumentKey { pack?.key ?? .empty }
-
-    /// A hash of the values, computed without allocating; 0 without parameters.
-    var hash: Int { pack?.hash ?? 0 }
+    /// `withArguments(_:)` for an asynchronous body.
+    func withArguments<R>(_ body: (InjectionArguments) async throws -> R) async rethrows -> R {
+        guard let pack else { return try await body(.none) }
+        defer { withExtendedLifetime(pack) {} }
+        return try await body(pack.arguments)
+    }
 }
 
-/// Parameter values of any types (see `ArgumentPack`).
+/// The parameter types of an injection (see `ArgumentPack`), and the owner of values kept
+/// on the heap.
 @usableFromInline
 class AnyArgumentPack: @unchecked Sendable {
-    @usableFromInline init() {}
-    var types: [TypeKey] { [] }
-    var key: ArgumentKey { .empty }
-    var hash: Int { 0 }
+    init() {}
+    var arguments: InjectionArguments { .none }
+    class var types: [TypeKey] { [] }
+    class func key(of values: UnsafeRawPointer) -> ArgumentKey { .empty }
+    class func hash(of values: UnsafeRawPointer) -> Int { 0 }
 }
 
-/// The parameter values of one injection, typed.
+/// Parameters of the types `repeat each P`: the class names the list of types, and an
+/// instance holds values of them.
 @usableFromInline
 final class ArgumentPack<each P: Hashable>: AnyArgumentPack, @unchecked Sendable {
-    @usableFromInline let values: (repeat each P)
+    private let storage: UnsafeMutablePointer<(repeat each P)>
 
-    @inlinable
     init(_ values: repeat each P) {
-        self.values = (repeat each values)
-        super.init()
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: (repeat each values))
     }
 
-    override var types: [TypeKey] {
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    override var arguments: InjectionArguments {
+        InjectionArguments(packType: ArgumentPack<repeat each P>.self, values: UnsafeRawPointer(storage))
+    }
+
+    override class var types: [TypeKey] {
         var types: [TypeKey] = []
         repeat types.append(TypeKey((each P).self))
         return types
     }
 
-    override var key: ArgumentKey {
+    override class func key(of values: UnsafeRawPointer) -> ArgumentKey {
+        let values = values.assumingMemoryBound(to: (repeat each P).self).pointee
         var keys: [AnyHashable] = []
         repeat keys.append(AnyHashable(each values))
         return ArgumentKey(values: keys)
     }
 
-    override var hash: Int {
+    override class func hash(of values: UnsafeRawPointer) -> Int {
+        let values = values.assumingMemoryBound(to: (repeat each P).self).pointee
         var hasher = Hasher()
         repeat hasher.combine(each values)
         return hasher.finalize()
