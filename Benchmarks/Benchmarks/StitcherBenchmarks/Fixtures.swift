@@ -3,6 +3,7 @@ import Stitcher
 /// Types resolved by the benchmarks: one set per workload, so that workloads don't share
 /// registrations.
 final class SingletonService: @unchecked Sendable { init() {} }
+final class SecondSingleton: @unchecked Sendable { init() {} }
 final class NamedSingleton: @unchecked Sendable { init() {} }
 final class TransientService: @unchecked Sendable { init() {} }
 final class ParameterizedService: @unchecked Sendable {
@@ -32,6 +33,7 @@ let wideNames: [String] = (0..<wideCount).map { "service-\($0)" }
 /// The container of workloads 1 to 5, 8 and 9.
 let stitcherContainer = DependencyContainer {
     Dependency { SingletonService() }.scope(.singleton)
+    Dependency { SecondSingleton() }.scope(.singleton)
     Dependency { NamedSingleton() }.named("named-singleton").scope(.singleton)
     Dependency { TransientService() }.scope(.instance)
     Dependency { (value: Int) in ParameterizedService(value: value) }.scope(.instance)

@@ -139,6 +139,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("8 singleton, 2 threads × 100k", configuration: threaded) { benchmark in
         runOnThreads(2, iterations: 100_000) { blackHole(try? DependencyGraph.inject(byType: SingletonService.self)) }
     }
+    // The same, each thread resolving a singleton of its own: what the engine's read path
+    // costs when threads share no instance, and so no reference count.
+    Benchmark("8 own singleton per thread, 1 thread × 100k", configuration: threaded) { benchmark in
+        runOnThreads(1, iterations: 100_000) { thread in blackHole(try? resolveOwnSingleton(thread)) }
+    }
+    Benchmark("8 own singleton per thread, 2 threads × 100k", configuration: threaded) { benchmark in
+        runOnThreads(2, iterations: 100_000) { thread in blackHole(try? resolveOwnSingleton(thread)) }
+    }
     let synchronized = Unchecked(swinject.synchronize())
     Benchmark("8 Swinject singleton, 1 thread × 100k", configuration: threaded) { benchmark in
         runOnThreads(1, iterations: 100_000) { blackHole(synchronized.value.resolve(SingletonService.self)) }
@@ -160,15 +168,26 @@ let benchmarks: @Sendable () -> Void = {
 
 /// Runs `body` `iterations` times on each of `count` threads, all started together.
 func runOnThreads(_ count: Int, iterations: Int, _ body: @escaping @Sendable () -> Void) {
+    runOnThreads(count, iterations: iterations) { _ in body() }
+}
+
+/// Runs `body` `iterations` times on each of `count` threads, passing the thread's number.
+func runOnThreads(_ count: Int, iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
-    for _ in 0..<count {
+    for thread in 0..<count {
         group.enter()
         Thread.detachNewThread {
-            for _ in 0..<iterations { body() }
+            for _ in 0..<iterations { body(thread) }
             group.leave()
         }
     }
     group.wait()
+}
+
+/// The singleton of workload 1 for thread 0, another one for thread 1.
+@inline(__always)
+func resolveOwnSingleton(_ thread: Int) throws -> AnyObject {
+    thread == 0 ? try DependencyGraph.inject(byType: SingletonService.self) : try DependencyGraph.inject(byType: SecondSingleton.self)
 }
 
 /// Hands a value that is thread-safe but not marked `Sendable` to other threads.

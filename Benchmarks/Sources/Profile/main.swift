@@ -4,8 +4,10 @@ import Foundation
 // A loop over one workload, for profilers (callgrind, perf): swift run -c release Profile <workload>
 final class Single: @unchecked Sendable { init() {} }
 final class Transient: @unchecked Sendable { init() {} }
+final class Other: @unchecked Sendable { init() {} }
 DependencyGraph.activate(DependencyContainer {
     Dependency { Single() }.scope(.singleton)
+    Dependency { Other() }.scope(.singleton)
     Dependency { Transient() }.scope(.instance)
     Dependency { Single() }.named("named").scope(.singleton)
     Dependency { Shared() }.scope(.shared)
@@ -50,6 +52,30 @@ if workload == "memory" {
     let after = residentBytes()
     print("Stitcher: \((after - before) / names.count) bytes per registration; [String: closure]: \(dictionaryBytes / names.count) bytes per entry")
     withExtendedLifetime((dictionary, container)) {}
+    exit(0)
+}
+if workload == "threads-distinct" {
+    // Each thread resolves its own singleton: what the engine costs when threads share no
+    // instance, and so no reference count.
+    for count in [1, 2, 1, 2] {
+        let start = Date()
+        let group = DispatchGroup()
+        for thread in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                var local = 0
+                for _ in 0..<iterations {
+                    let object: AnyObject = thread == 0
+                        ? try! DependencyGraph.inject(byType: Single.self) : try! DependencyGraph.inject(byType: Other.self)
+                    local &+= unsafeBitCast(object, to: Int.self)
+                }
+                if local == 42 { print(local) }
+                group.leave()
+            }
+        }
+        group.wait()
+        print("\(count) threads: \(Date().timeIntervalSince(start) * 1000) ms")
+    }
     exit(0)
 }
 if workload == "threads" {
