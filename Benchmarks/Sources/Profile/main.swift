@@ -48,9 +48,10 @@ if workload == "memory" {
     let container = DependencyContainer {
         for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
     }
+    let built = residentBytes()
     DependencyGraph.activate(container)
     let after = residentBytes()
-    print("Stitcher: \((after - before) / names.count) bytes per registration; [String: closure]: \(dictionaryBytes / names.count) bytes per entry")
+    print("Stitcher: \((after - before) / names.count) bytes per registration (container \((built - before) / names.count), activation \((after - built) / names.count)); [String: closure]: \(dictionaryBytes / names.count) bytes per entry")
     withExtendedLifetime((dictionary, container)) {}
     exit(0)
 }

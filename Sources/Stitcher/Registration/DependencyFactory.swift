@@ -17,8 +17,8 @@ public enum DependencyFactory {
         @usableFromInline let parameterTypes: [TypeKey]
         /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
         @usableFromInline let signature: ObjectIdentifier
-        /// The factory; the caller checks that the arguments match `signature`.
-        @usableFromInline let factory: FactoryFunction<T>
+        /// Runs the factory; the caller checks that the arguments match `signature`.
+        @usableFromInline let maker: InstanceMaker<T>
         /// The factory closure's code address and context: tells a builder's re-run of the
         /// same line apart from a different factory registered under the same identity.
         @usableFromInline let origin: ClosureIdentity
@@ -33,10 +33,11 @@ public enum DependencyFactory {
             origin = codeAddress(of: factory)
             parameterTypes = []
             signature = InjectionArguments.noParameters
+            let aware = T.self is PostInstantiationAware.Type
             if T.self is AnyClass {
-                self.factory = .object { _ in unsafeBitCast(try factory(), to: AnyObject.self) }
+                maker = ObjectMaker(alwaysAware: aware) { _ in unsafeBitCast(try factory(), to: AnyObject.self) }
             } else {
-                self.factory = .value { _ in try factory() }
+                maker = ValueMaker(storesObjects: false, alwaysAware: aware) { _ in try factory() }
             }
         }
 
@@ -48,7 +49,7 @@ public enum DependencyFactory {
             parameterTypes = types
             self.signature = signature
             self.origin = origin
-            factory = .asynchronous(make)
+            maker = AsyncMaker(make)
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
@@ -63,23 +64,24 @@ public enum DependencyFactory {
             repeat types.append(TypeKey((each Parameter).self))
             parameterTypes = types
             origin = codeAddress(of: PackFactory(call: factory))
+            let aware = T.self is PostInstantiationAware.Type
             if types.isEmpty {
                 signature = InjectionArguments.noParameters
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
-                self.factory = .value { _ in try factory(repeat each none) }
+                maker = ValueMaker(storesObjects: T.self is AnyClass, alwaysAware: aware) { _ in
+                    try factory(repeat each none)
+                }
             } else {
-                // Looked up once: instantiating a pack's class metadata costs a cache lookup.
-                let packType = ArgumentPack<repeat each Parameter>.self
-                signature = ObjectIdentifier(packType)
-                // The signature matched: the pack holds exactly these types.
+                signature = ObjectIdentifier(ArgumentPack<repeat each Parameter>.self)
+                // The signature matched: the arguments hold exactly these types.
                 if T.self is AnyClass {
-                    self.factory = .object { arguments in
+                    maker = ObjectMaker(alwaysAware: aware) { arguments in
                         let values = arguments.load(as: (repeat each Parameter).self)
                         return unsafeBitCast(try factory(repeat each values), to: AnyObject.self)
                     }
                 } else {
-                    self.factory = .value { arguments in
+                    maker = ValueMaker(storesObjects: false, alwaysAware: aware) { arguments in
                         let values = arguments.load(as: (repeat each Parameter).self)
                         return try factory(repeat each values)
                     }

@@ -6,7 +6,14 @@
 ///
 /// A class rather than a protocol: a call through a class reference does not retain it,
 /// where a call through an existential does. `InstanceMaker<T>` overrides every member.
+///
+/// Makers are made by the inlined provider initializers, in the registering module: there
+/// the maker's class metadata is cached per call site, and whether `T` is a class or
+/// `PostInstantiationAware` is known at compile time, so that registering costs no runtime
+/// type check.
+@usableFromInline
 class InstanceMaking: @unchecked Sendable {
+    @usableFromInline init() {}
     /// Whether the factory is asynchronous.
     var isAsync: Bool { false }
     /// Runs the factory and `didInstantiate()`, and returns the instance in stored form;
@@ -21,23 +28,11 @@ class InstanceMaking: @unchecked Sendable {
     func restore(_ object: AnyObject) -> AnyObject? { preconditionFailure("overridden") }
 }
 
-/// The factory of a registration, as its provider holds it. Synchronous factories read
-/// their parameters, if any, from the injection's argument pack; the caller has checked
-/// that the pack matches the registration's signature.
-@usableFromInline
-enum FactoryFunction<T>: @unchecked Sendable {
-    /// For a class `T`: returns the instance as an object, with no generic code on the way
-    /// (the closure is made by an inlined initializer, in the registering module).
-    case object((InjectionArguments) throws -> AnyObject)
-    /// For any `T`.
-    case value((InjectionArguments) throws -> T)
-    case asynchronous((InjectionArguments) async throws -> T)
-}
-
 /// The `InstanceMaking` of registrations producing `T`: the type-specific steps around a
 /// factory. One final subclass per kind of factory holds it in a `let`, so that calling it
 /// borrows its context (a closure held in an enum payload is copied, and so retained and
 /// released, on every call).
+@usableFromInline
 class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     /// Whether `T` is a class, so that instances are stored as themselves.
     final let storesObjects: Bool
@@ -45,18 +40,12 @@ class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
     /// type differs from `T` (subclasses, values behind an existential) need a check.
     private let alwaysAware: Bool
 
-    fileprivate override init() {
-        storesObjects = T.self is AnyClass
-        alwaysAware = T.self is PostInstantiationAware.Type
-    }
-
-    /// The maker of the instances of `factory`.
-    static func making(_ factory: FactoryFunction<T>) -> InstanceMaker<T> {
-        switch factory {
-        case .object(let factory): ObjectMaker(factory)
-        case .value(let factory): ValueMaker(factory)
-        case .asynchronous(let factory): AsyncMaker(factory)
-        }
+    /// - Parameter alwaysAware: `T.self is PostInstantiationAware.Type`, evaluated by the
+    ///   caller, where `T` is concrete.
+    @usableFromInline
+    init(storesObjects: Bool, alwaysAware: Bool) {
+        self.storesObjects = storesObjects
+        self.alwaysAware = alwaysAware
     }
 
     /// `didInstantiate()` for a new object, which is returned.
@@ -91,23 +80,42 @@ class InstanceMaker<T>: InstanceMaking, @unchecked Sendable {
 }
 
 /// Makes instances of a class `T` with a factory returning them as objects.
-private final class ObjectMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+@usableFromInline
+final class ObjectMaker<T>: InstanceMaker<T>, @unchecked Sendable {
     let factory: (InjectionArguments) throws -> AnyObject
-    init(_ factory: @escaping (InjectionArguments) throws -> AnyObject) { self.factory = factory }
+
+    @usableFromInline
+    init(alwaysAware: Bool, _ factory: @escaping (InjectionArguments) throws -> AnyObject) {
+        self.factory = factory
+        super.init(storesObjects: true, alwaysAware: alwaysAware)
+    }
+
     override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory(arguments)) }
 }
 
 /// Makes instances of any `T`.
-private final class ValueMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+@usableFromInline
+final class ValueMaker<T>: InstanceMaker<T>, @unchecked Sendable {
     let factory: (InjectionArguments) throws -> T
-    init(_ factory: @escaping (InjectionArguments) throws -> T) { self.factory = factory }
+
+    @usableFromInline
+    init(storesObjects: Bool, alwaysAware: Bool, _ factory: @escaping (InjectionArguments) throws -> T) {
+        self.factory = factory
+        super.init(storesObjects: storesObjects, alwaysAware: alwaysAware)
+    }
+
     override func make(_ arguments: InjectionArguments) throws -> AnyObject { finish(try factory(arguments)) }
 }
 
 /// Makes instances with an asynchronous factory; a synchronous injection cannot run it.
-private final class AsyncMaker<T>: InstanceMaker<T>, @unchecked Sendable {
+final class AsyncMaker<T>: InstanceMaker<T>, @unchecked Sendable {
     let factory: (InjectionArguments) async throws -> T
-    init(_ factory: @escaping (InjectionArguments) async throws -> T) { self.factory = factory }
+
+    init(_ factory: @escaping (InjectionArguments) async throws -> T) {
+        self.factory = factory
+        super.init(storesObjects: T.self is AnyClass, alwaysAware: T.self is PostInstantiationAware.Type)
+    }
+
     override var isAsync: Bool { true }
     override func make(_ arguments: InjectionArguments) throws -> AnyObject { throw InjectionError.unsupportedOperation }
     override func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {

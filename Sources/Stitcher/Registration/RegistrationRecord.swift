@@ -32,8 +32,8 @@ final class RegistrationRecord: @unchecked Sendable {
         self.identityHash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
         self.signature = provider.signature
         self.origin = provider.origin
-        storesObjects = T.self is AnyClass
-        maker = InstanceMaker.making(provider.factory)
+        storesObjects = provider.maker.storesObjects
+        maker = provider.maker
     }
 
     /// Whether the factory is asynchronous.
