@@ -365,11 +365,14 @@ final class ActiveContainer: @unchecked Sendable {
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
         for record in records.reversed() {
             let key = IdentityKey(record)
-            guard slots[key] == nil else { continue }
             let earlier = previous.isEmpty ? nil : previous[key]
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
             let slot = isSameDeclaration ? earlier!.slot : InstanceSlot.make()
-            slots[key] = slot
+            // One hash per line: a later line of the same identity, rare, is put back.
+            if let later = slots.updateValue(slot, forKey: key) {
+                slots[key] = later
+                continue
+            }
             winners.append(record)
             winnerSlots.append(slot)
             if case .managed(let provider) = record.scope {
@@ -389,7 +392,8 @@ final class ActiveContainer: @unchecked Sendable {
         winners.reverse()
         winnerSlots.reverse()
         for receipt in self.receipts.values { receipt.cancel() }
-        self.winners = winners
+        // Without duplicates the winners are the lines themselves: share their storage.
+        self.winners = winners.count == records.count ? records : winners
         self.winnerSlots = winnerSlots
         self.slots = slots
         self.receipts = receipts

@@ -4,16 +4,19 @@ extension Dependency {
     /// ```swift
     /// Dependency { Service() }.named("service")
     /// ```
+    @inlinable
     public func named(_ name: String) -> Dependency {
         with(locator: .name(name))
     }
 
     /// Locates the dependency by the raw value of a string-backed name, such as an enum case.
+    @inlinable
     public func named<Name: RawRepresentable>(_ name: Name) -> Dependency where Name.RawValue == String {
         with(locator: .name(name))
     }
 
     /// Locates the dependency by the description of a value.
+    @inlinable
     public func named(_ name: some CustomStringConvertible) -> Dependency {
         with(locator: .name(name))
     }
@@ -23,6 +26,7 @@ extension Dependency {
     /// ```swift
     /// Dependency { AvatarUploadService() }.associated(with: UploadLocation.avatar)
     /// ```
+    @inlinable
     public func associated(with value: some Hashable) -> Dependency {
         with(locator: .value(value))
     }
@@ -54,6 +58,7 @@ extension Dependency {
     /// ```swift
     /// Dependency { Repository() }.scope(.singleton)
     /// ```
+    @inlinable
     public func scope(_ scope: DependencyScope) -> Dependency {
         Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
     }
@@ -63,11 +68,15 @@ extension Dependency {
     /// ```swift
     /// Dependency { EventTracker() }.eagerness(.eager)
     /// ```
+    @inlinable
     public func eagerness(_ eagerness: DependencyEagerness) -> Dependency {
         Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
     }
 
-    private func with(locator: DependencyLocator) -> Dependency {
+    /// Inlined with the modifiers, so that registering copies the dependency with code
+    /// specialized for `T` rather than through value witnesses.
+    @inlinable
+    func with(locator: DependencyLocator) -> Dependency {
         Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
     }
 }

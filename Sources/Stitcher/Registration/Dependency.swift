@@ -24,6 +24,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     public let eagerness: DependencyEagerness
     public let dependencyProvider: DependencyFactory.Provider<T>
 
+    @usableFromInline
     init(
         locator: DependencyLocator,
         scope: DependencyScope,

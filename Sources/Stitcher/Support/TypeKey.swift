@@ -1,20 +1,20 @@
 /// A type used as a dictionary key: hashed and compared by identity, printed by its
-/// unqualified name.
+/// unqualified name. One word: the identity is the metadata address itself.
 @usableFromInline
 struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
-    @usableFromInline let id: ObjectIdentifier
     @usableFromInline let type: Any.Type
 
     @inlinable @inline(__always)
     init<T>(_ type: T.Type) {
-        self.id = ObjectIdentifier(type)
         self.type = type
     }
 
     init(dynamic type: Any.Type) {
-        self.id = ObjectIdentifier(type)
         self.type = type
     }
+
+    @inline(__always)
+    var id: ObjectIdentifier { ObjectIdentifier(type) }
 
     @usableFromInline var description: String { String(describing: type) }
 
