@@ -54,7 +54,9 @@ public macro PreferredInitializer() = #externalMacro(module: "StitcherMacrosPlug
 /// Adds `static var dependencyRegistration`, a ``Dependency`` built from the type's preferred
 /// or only initializer, whose parameters become instantiation parameters.
 ///
-/// Located by name or value, the type also gets `dependencyName` or `dependencyValue`.
+/// Located by name or value, the type also gets `dependencyName` or `dependencyValue`. An
+/// `async` initializer makes an asynchronous factory: inject the type with
+/// `try await DependencyGraph.injectAsync(…)`.
 ///
 /// ```swift
 /// @Registerable(by: .name("repository"), scope: .singleton)

@@ -12,7 +12,6 @@ enum StitcherMacroDiagnostic: String, DiagnosticMessage {
     case noInitializer
     case severalInitializers
     case severalPreferredInitializers
-    case asyncInitializer
     case notATypeList
 
     var message: String {
@@ -35,8 +34,6 @@ enum StitcherMacroDiagnostic: String, DiagnosticMessage {
             "@Registerable found several initializers and cannot choose. To fix this, mark the one to use with @PreferredInitializer."
         case .severalPreferredInitializers:
             "Only one initializer can be marked @PreferredInitializer. To fix this, remove the attribute from the others."
-        case .asyncInitializer:
-            "An 'async' initializer cannot be used by a dependency factory, which is synchronous. To fix this, mark a synchronous initializer with @PreferredInitializer."
         case .notATypeList:
             "#registrations takes types, written as 'Service.self'. To fix this, pass each @Registerable type followed by '.self'."
         }

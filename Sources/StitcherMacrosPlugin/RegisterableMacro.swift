@@ -49,11 +49,6 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
             ))
             return []
         }
-        if chosen.signature.effectSpecifiers?.asyncSpecifier != nil {
-            context.diagnose(Diagnostic(node: chosen, message: StitcherMacroDiagnostic.asyncInitializer))
-            return []
-        }
-
         let arguments = Arguments(node)
         let parameters = Array(chosen.signature.parameterClause.parameters)
         let closureParameters = parameters.enumerated().map { index, parameter in
@@ -63,11 +58,16 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
             parameter.firstName.text == "_" ? "p\(index)" : "\(parameter.firstName.text): p\(index)"
         }.joined(separator: ", ")
         let isThrowing = chosen.signature.effectSpecifiers?.throwsClause != nil
+        // An async initializer makes an async factory: the dependency is then injected with
+        // `injectAsync`.
+        let isAsync = chosen.signature.effectSpecifiers?.asyncSpecifier != nil
         let optional = chosen.optionalMark != nil
-        let construction = "\(isThrowing ? "try " : "")\(typeName)(\(call))\(optional ? "!" : "")"
-        let signature = parameters.isEmpty
-            ? "()\(isThrowing ? " throws" : "") -> \(typeName)"
-            : "(\(closureParameters))\(isThrowing ? " throws" : "") -> \(typeName)"
+        let effects = (isAsync ? " async" : "") + (isThrowing ? " throws" : "")
+        let construction = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
+            + "\(typeName)(\(call))\(optional ? "!" : "")"
+        let closureHead = isAsync
+            ? "(\(closureParameters))\(effects) -> \(typeName) in"
+            : "(\(closureParameters)) in"
         let locator = arguments.locator ?? "DependencyLocator.type(\(typeName).self)"
         let scope = arguments.scope ?? "DependencyScope.automatic(for: \(typeName).self)"
         let eagerness = arguments.eagerness ?? "DependencyEagerness.lazy"
@@ -76,7 +76,7 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
 
         var members: [DeclSyntax] = ["""
         \(raw: access)static var dependencyRegistration: Dependency<\(raw: typeName)> {
-            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)) { (\(raw: signature.hasPrefix("()") ? "" : closureParameters)) in
+            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)) { \(raw: closureHead)
                 \(raw: construction)
             }
         }

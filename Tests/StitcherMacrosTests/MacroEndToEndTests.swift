@@ -59,6 +59,17 @@ struct Lucky: Sendable {
     init() {}
 }
 
+/// Opens asynchronously, so `@Registerable` registers an async factory.
+@Registerable(scope: .singleton)
+final class Archive: Sendable {
+    let path: String
+    init(path: String) async throws {
+        await Task.yield()
+        guard !path.isEmpty else { throw InjectionError.unsupportedOperation }
+        self.path = path
+    }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct MacroEndToEndTests {
     @Test func injectedParametersResolveFromTheGraph() throws {
@@ -102,6 +113,22 @@ struct MacroEndToEndTests {
         #expect(Lucky.dependencyValue == AnyHashable(7))
         let _: Lucky = try DependencyGraph.inject(byValue: 7)
         #expect(Repository.dependencyRegistration.scope == .singleton)
+    }
+
+    @Test func asyncInitializersAreInjectedAsynchronously() async throws {
+        await DependencyGraph.activate(DependencyContainer { Archive.dependencyRegistration })
+        let archive = try await DependencyGraph.injectAsync(byType: Archive.self, "/var/archive")
+        #expect(archive.path == "/var/archive")
+        #expect(try await DependencyGraph.injectAsync(byType: Archive.self, "/var/archive") === archive)
+        // Built: a synchronous injection now finds the stored instance.
+        #expect(try DependencyGraph.inject(byType: Archive.self, "/var/archive") === archive)
+        // Not built yet: a synchronous injection cannot run the async factory.
+        #expect(throws: InjectionError.unsupportedOperation) {
+            _ = try DependencyGraph.inject(byType: Archive.self, "/tmp")
+        }
+        await #expect(throws: InjectionError.unsupportedOperation) {
+            _ = try await DependencyGraph.injectAsync(byType: Archive.self, "")
+        }
     }
 
     @Test func registerableTypesConformToTheMarkerProtocol() {

@@ -89,10 +89,6 @@ import Testing
             }
             @Registerable
             struct Empty {}
-            @Registerable
-            struct Later {
-                init() async {}
-            }
             """,
             expandedSource: """
             struct Ambiguous {
@@ -100,17 +96,11 @@ import Testing
                 init(b: Int) {}
             }
             struct Empty {}
-            struct Later {
-                init() async {}
-            }
 
             extension Ambiguous: RegisterableDependency {
             }
 
             extension Empty: RegisterableDependency {
-            }
-
-            extension Later: RegisterableDependency {
             }
             """,
             diagnostics: [
@@ -120,10 +110,48 @@ import Testing
                 DiagnosticSpec(
                     message: "@Registerable needs an initializer to register. To fix this, declare one (a memberwise initializer is not visible to macros).",
                     line: 6, column: 1),
-                DiagnosticSpec(
-                    message: "An 'async' initializer cannot be used by a dependency factory, which is synchronous. To fix this, mark a synchronous initializer with @PreferredInitializer.",
-                    line: 10, column: 5),
             ]
+        )
+    }
+
+    @Test func anAsyncInitializerMakesAnAsyncFactory() {
+        assertExpansion(
+            """
+            @Registerable(scope: .singleton)
+            final class Database {
+                init(url: String) async throws {}
+            }
+            @Registerable
+            struct Warmup {
+                init() async {}
+            }
+            """,
+            expandedSource: """
+            final class Database {
+                init(url: String) async throws {}
+
+                static var dependencyRegistration: Dependency<Database> {
+                    Dependency<Database>(locator: DependencyLocator.type(Database.self), scope: DependencyScope.singleton, eagerness: DependencyEagerness.lazy) { (p0: String) async throws -> Database in
+                        try await Database(url: p0)
+                    }
+                }
+            }
+            struct Warmup {
+                init() async {}
+
+                static var dependencyRegistration: Dependency<Warmup> {
+                    Dependency<Warmup>(locator: DependencyLocator.type(Warmup.self), scope: DependencyScope.automatic(for: Warmup.self), eagerness: DependencyEagerness.lazy) { () async -> Warmup in
+                        await Warmup()
+                    }
+                }
+            }
+
+            extension Database: RegisterableDependency {
+            }
+
+            extension Warmup: RegisterableDependency {
+            }
+            """
         )
     }
 
