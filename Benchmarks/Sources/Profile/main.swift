@@ -55,9 +55,8 @@ if workload == "memory" {
     withExtendedLifetime((dictionary, container)) {}
     exit(0)
 }
-if workload == "threads-distinct" {
-    // Each thread resolves its own singleton: what the engine costs when threads share no
-    // instance, and so no reference count.
+/// Times 1 and 2 threads (twice each) running `resolve(thread)` `iterations` times each.
+func timeThreads(_ resolve: @escaping @Sendable (Int) -> AnyObject) {
     for count in [1, 2, 1, 2] {
         let start = Date()
         let group = DispatchGroup()
@@ -65,17 +64,20 @@ if workload == "threads-distinct" {
             group.enter()
             Thread.detachNewThread {
                 var local = 0
-                for _ in 0..<iterations {
-                    let object: AnyObject = thread == 0
-                        ? try! DependencyGraph.inject(byType: Single.self) : try! DependencyGraph.inject(byType: Other.self)
-                    local &+= unsafeBitCast(object, to: Int.self)
-                }
+                for _ in 0..<iterations { local &+= unsafeBitCast(resolve(thread), to: Int.self) }
                 if local == 42 { print(local) }
                 group.leave()
             }
         }
         group.wait()
         print("\(count) threads: \(Date().timeIntervalSince(start) * 1000) ms")
+    }
+}
+if workload == "threads-distinct" {
+    // Each thread resolves its own singleton: what the engine costs when threads share no
+    // instance, and so no reference count.
+    timeThreads { thread in
+        thread == 0 ? try! DependencyGraph.inject(byType: Single.self) as AnyObject : try! DependencyGraph.inject(byType: Other.self)
     }
     exit(0)
 }
@@ -84,21 +86,7 @@ if workload == "threads" {
     for _ in 0..<(Int(CommandLine.arguments.dropFirst(3).first ?? "0") ?? 0) { keep.append(Transient()) }
     let first: Single = try! DependencyGraph.inject()
     print("instance at", String(UInt(bitPattern: ObjectIdentifier(first).hashValue), radix: 16))
-    for count in [1, 2, 1, 2] {
-        let start = Date()
-        let group = DispatchGroup()
-        for _ in 0..<count {
-            group.enter()
-            Thread.detachNewThread {
-                var local = 0
-                for _ in 0..<iterations { local &+= unsafeBitCast(try! DependencyGraph.inject(byType: Single.self), to: Int.self) }
-                if local == 42 { print(local) }
-                group.leave()
-            }
-        }
-        group.wait()
-        print("\(count) threads: \(Date().timeIntervalSince(start) * 1000) ms")
-    }
+    timeThreads { _ in try! DependencyGraph.inject(byType: Single.self) }
     exit(0)
 }
 if workload == "activate" {
