@@ -2,7 +2,8 @@ import Foundation
 import Stitcher
 
 // A small order service wired with Stitcher: a clock, a logger, a cache and a repository
-// shared by per-request handlers that take the request's id as a parameter.
+// shared by per-request handlers that take the request's id as a parameter, and a payment
+// gateway whose factory connects asynchronously.
 
 protocol Clock: Sendable { func now() -> Date }
 struct SystemClock: Clock { func now() -> Date { Date() } }
@@ -55,6 +56,16 @@ struct OrderRequestHandler {
     }
 }
 
+/// Connects over the network, so its factory is asynchronous.
+final class PaymentGateway: Sendable {
+    let endpoint: String
+    private init(endpoint: String) { self.endpoint = endpoint }
+    static func connect() async throws -> PaymentGateway {
+        try await Task.sleep(for: .milliseconds(5))
+        return PaymentGateway(endpoint: "payments.example.org")
+    }
+}
+
 final class AuditTrail: @unchecked Sendable {
     init() { print("  audit trail started eagerly") }
 }
@@ -79,6 +90,7 @@ let container = DependencyContainer {
             logger: try DependencyGraph.inject()
         )
     }
+    Dependency { () async throws -> PaymentGateway in try await PaymentGateway.connect() }.scope(.singleton)
     DependencyGroup {
         Dependency { AuditTrail() }.scope(.singleton).eagerness(.eager)
     }
@@ -99,6 +111,10 @@ print("logger is a singleton: \(logger === sameLogger), \(logger.lines.count) li
 
 let customerCache: Cache = try DependencyGraph.inject(byValue: CacheRegion.customers)
 print("customer cache region: \(customerCache.region)")
+
+let gateway: PaymentGateway = try await DependencyGraph.injectAsync()
+let sameGateway: PaymentGateway = try await DependencyGraph.injectAsync()
+print("payment gateway at \(gateway.endpoint), connected once: \(gateway === sameGateway)")
 
 let clocks: [Clock] = try DependencyGraph.inject()
 print("clocks registered: \(clocks.count)")
