@@ -31,6 +31,13 @@ final class Holder: @unchecked Sendable { @Injected var single: Single }
 let holder = Holder()
 _ = holder.single
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
+// As in the benchmark package, whose setup also activates 100,000 named registrations.
+if ProcessInfo.processInfo.environment["PROFILE_WIDE"] != nil {
+    let names = (0..<100_000).map { "service-\($0)" }
+    DependencyGraph.activate(DependencyContainer {
+        for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
+    })
+}
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
 /// Resident memory in bytes, from /proc/self/statm.
