@@ -8,9 +8,8 @@
 /// where a call through an existential does. `InstanceMaker<T>` overrides every member.
 ///
 /// Makers are made by the inlined provider initializers, in the registering module: there
-/// the maker's class metadata is cached per call site, and whether `T` is a class or
-/// `PostInstantiationAware` is known at compile time, so that registering costs no runtime
-/// type check.
+/// the maker's class metadata is cached per call site and whether `T` is a class is known
+/// at compile time, so that registering instantiates no generic metadata.
 @usableFromInline
 class InstanceMaking: @unchecked Sendable {
     @usableFromInline init() {}
