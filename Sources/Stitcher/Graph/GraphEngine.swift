@@ -169,7 +169,7 @@ final class GraphEngine: @unchecked Sendable {
                 let later = active[(containerIndex + 1)...]
                 for (record, slot) in zip(container.winners, container.winnerSlots) {
                     let key = IdentityKey(record)
-                    guard !later.contains(where: { $0.slots[key] != nil }) else { continue }
+                    guard !later.contains(where: { $0.registers(key) }) else { continue }
                     entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
                 }
             }
@@ -335,11 +335,14 @@ final class GraphEngine: @unchecked Sendable {
 final class ActiveContainer: @unchecked Sendable {
     let container: DependencyContainer
     private(set) var records: [RegistrationRecord] = []
-    private(set) var slots: [IdentityKey: InstanceSlot] = [:]
     /// The records that win within this container (the last of each identity), in order,
     /// and their slots.
     private(set) var winners: [RegistrationRecord] = []
     private(set) var winnerSlots: [InstanceSlot] = []
+    /// The winners' slots by identity, made when first needed (another container is
+    /// active, or a managed scope is reset) and dropped by `load`: kept for every container,
+    /// the table would cost about 42 bytes per registration.
+    private var slotsByIdentity: [IdentityKey: InstanceSlot]?
     private var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
 
     init(_ container: DependencyContainer) { self.container = container }
@@ -348,7 +351,7 @@ final class ActiveContainer: @unchecked Sendable {
     /// are still registered; returns what it replaced, for the caller to release after
     /// unlocking. Caller holds the graph's lock.
     func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
-        let replaced: Any = (self.records, self.slots, self.winners, self.winnerSlots)
+        let replaced: Any = (self.records, self.slotsByIdentity as Any, self.winners, self.winnerSlots)
         self.records = records
         // The previous winners, whose slots a re-run of the same declaration keeps.
         var previous: [IdentityKey: (record: RegistrationRecord, slot: InstanceSlot)] = [:]
@@ -395,17 +398,32 @@ final class ActiveContainer: @unchecked Sendable {
         // Without duplicates the winners are the lines themselves: share their storage.
         self.winners = winners.count == records.count ? records : winners
         self.winnerSlots = winnerSlots
-        self.slots = slots
+        self.slotsByIdentity = nil
         self.receipts = receipts
         return replaced
     }
 
+    /// Whether this container registers `identity`. Caller holds the graph's lock.
+    func registers(_ identity: IdentityKey) -> Bool {
+        slotTable()[identity] != nil
+    }
+
+    /// `slotsByIdentity`, made now if needed.
+    private func slotTable() -> [IdentityKey: InstanceSlot] {
+        if let slotsByIdentity { return slotsByIdentity }
+        var table: [IdentityKey: InstanceSlot] = [:]
+        table.reserveCapacity(winners.count)
+        for (record, slot) in zip(winners, winnerSlots) { table[IdentityKey(record)] = slot }
+        slotsByIdentity = table
+        return table
+    }
+
     /// Replaces the slot of a managed registration and returns the old one; nil when the
-    /// registration is no longer there.
+    /// registration is no longer there. Caller holds the graph's lock.
     func resetSlot(for identity: IdentityKey) -> InstanceSlot? {
-        guard let old = slots[identity] else { return nil }
+        guard let old = slotTable()[identity] else { return nil }
         let fresh = InstanceSlot.make()
-        slots[identity] = fresh
+        slotsByIdentity?[identity] = fresh
         for index in winnerSlots.indices where winnerSlots[index] === old { winnerSlots[index] = fresh }
         return old
     }
@@ -414,7 +432,7 @@ final class ActiveContainer: @unchecked Sendable {
     func unload() {
         for receipt in receipts.values { receipt.cancel() }
         receipts.removeAll()
-        slots.removeAll()
+        slotsByIdentity = nil
         records.removeAll()
         winners.removeAll()
         winnerSlots.removeAll()
