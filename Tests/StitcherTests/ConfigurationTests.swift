@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Stitcher
 import StitcherTesting
@@ -51,16 +52,27 @@ struct ConfigurationTests {
             DependencyGraph.activate(DependencyContainer {
                 Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance)
             })
-            // Unchecked, the cycle recurses until the stack guard stops it.
-            do {
-                _ = try DependencyGraph.inject(byType: Loop.self)
-            } catch InjectionError.unknown(let error as ResolutionTooDeep) {
-                guard error.depth > 100 else { fatalError("stopped too early: \(error)") }
-                return
-            } catch {
-                fatalError("expected ResolutionTooDeep, got \(error)")
+            // Unchecked, the cycle recurses until the stack guard stops it. On a 2 MB stack:
+            // ThreadSanitizer's own call stack holds 65,536 calls per thread, and 8 MB of
+            // debug-build levels come close to that.
+            final class Outcome: @unchecked Sendable { var failure: String? = "did not run" }
+            let outcome = Outcome()
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                do {
+                    _ = try DependencyGraph.inject(byType: Loop.self)
+                    outcome.failure = "expected an error"
+                } catch InjectionError.unknown(let error as ResolutionTooDeep) {
+                    outcome.failure = error.depth > 100 ? nil : "stopped too early: \(error)"
+                } catch {
+                    outcome.failure = "expected ResolutionTooDeep, got \(error)"
+                }
+                done.signal()
             }
-            fatalError("expected an error")
+            thread.stackSize = 2 << 20
+            thread.start()
+            done.wait()
+            if let failure = outcome.failure { fatalError(failure) }
         }
     }
 
