@@ -29,9 +29,8 @@ final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
     private let byType: TypeTable
-    /// For each name, its position in `nameLists` and `nameLookups`: a trivial value, so
-    /// that a lookup copies no reference out of the table.
-    private let byName: [String: Int]
+    /// For each name, its position in `nameLists` and `nameLookups`.
+    private let byName: NameTable
     private let nameLists: [EntryList]
     /// For each name, its `DirectLookup` for a request of the type it produces.
     private let nameLookups: [DirectLookup]
@@ -44,25 +43,24 @@ final class IndexSnapshot: @unchecked Sendable {
         self.isIndexed = indexed
         var byType: [ObjectIdentifier: EntryList] = [:]
         var byValue: [AnyHashable: EntryList] = [:]
-        var positions: [String: Int] = [:]
+        var positions = NameTable.empty
         var nameLists: [EntryList] = []
         func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
             if table[key]?.append(entry) == nil { table[key] = EntryList(entry) }
         }
         if indexed {
-            positions.reserveCapacity(capacity)
+            positions = NameTable(capacity: capacity)
             nameLists.reserveCapacity(capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
                     for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    // One hash per new name; a repeated name restores its first position.
-                    if let existing = positions.updateValue(nameLists.count, forKey: name) {
-                        positions[name] = existing
-                        nameLists[existing].append(entry)
-                    } else {
+                    let (position, inserted) = positions.insert(name)
+                    if inserted {
                         nameLists.append(EntryList(entry))
+                    } else {
+                        nameLists[position].append(entry)
                     }
                 case .value(let value):
                     add(entry, value, to: &byValue)
@@ -95,7 +93,7 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let position = byName[name], case let lookup = nameLookups[position], let entry = lookup.entry,
+        guard isIndexed, let position = byName.position(of: name), case let lookup = nameLookups[position], let entry = lookup.entry,
               entry._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
         return lookup
@@ -104,7 +102,7 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {
-        isIndexed ? byName[name].map { nameLists[$0] } : scan(for: .name(name))
+        isIndexed ? byName.position(of: name).map { nameLists[$0] } : scan(for: .name(name))
     }
 
     /// The registrations associated with a value, in order.
