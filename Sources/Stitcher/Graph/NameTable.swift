@@ -8,7 +8,7 @@
 ///
 /// Names are hashed with `String.hashValue`, which is seeded per process, so names chosen
 /// by an adversary cannot force collisions.
-struct NameTable: @unchecked Sendable {
+struct NameTable: Sendable {
     /// Empty (0), or the hash's high 32 bits above the position plus one.
     private var buckets: [UInt64]
     private var names: [String] = []
