@@ -35,9 +35,7 @@ struct InjectionArguments: @unchecked Sendable {
     static func with<each P: Hashable, R>(
         _ parameters: repeat each P, body: (InjectionArguments) throws -> R
     ) rethrows -> R {
-        var count = 0
-        for _ in repeat (each P).self { count += 1 }
-        if count == 0 { return try body(.none) }
+        if isEmptyList(repeat (each P).self) { return try body(.none) }
         return try withUnsafePointer(to: (repeat each parameters)) { pointer in
             try body(InjectionArguments(packType: ArgumentPack<repeat each P>.self, values: UnsafeRawPointer(pointer)))
         }
@@ -46,6 +44,14 @@ struct InjectionArguments: @unchecked Sendable {
     /// Whether there are parameters.
     @inline(__always)
     var isEmpty: Bool { packType == nil }
+
+    /// Whether the list of parameter types is empty: an injection without parameters is
+    /// passed as `none`, with no pack class, wherever it comes from.
+    @inlinable
+    static func isEmptyList<each P>(_ types: repeat (each P).Type) -> Bool {
+        for _ in repeat (each P).self { return false }
+        return true
+    }
 
     /// Equal to the `signature` of the providers that accept these parameters.
     @inline(__always)
@@ -88,9 +94,7 @@ struct StoredArguments: @unchecked Sendable {
     private init(pack: AnyArgumentPack?) { self.pack = pack }
 
     init<each P: Hashable>(_ parameters: repeat each P) {
-        var count = 0
-        for _ in repeat (each P).self { count += 1 }
-        pack = count == 0 ? nil : ArgumentPack(repeat each parameters)
+        pack = InjectionArguments.isEmptyList(repeat (each P).self) ? nil : ArgumentPack(repeat each parameters)
     }
 
     /// Runs `body` with the values borrowed from this storage.
