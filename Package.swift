@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
-        // A thread-local variable and a counter read without lazy initialization (C).
+        // A thread-local variable and the counters every lookup reads, without lazy initialization (C).
         .target(name: "_StitcherShims"),
         .target(
             name: "Stitcher",

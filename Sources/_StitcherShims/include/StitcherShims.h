@@ -1,5 +1,5 @@
 // The few things Stitcher's lookup path needs that Swift cannot express: a thread-local
-// variable read with one instruction, and a process-wide counter that needs no lazy
+// variable read with one instruction, and process-wide counters that need no lazy
 // initialization. Internal to Stitcher.
 #ifndef STITCHER_SHIMS_H
 #define STITCHER_SHIMS_H
