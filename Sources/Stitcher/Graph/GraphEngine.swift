@@ -295,6 +295,12 @@ final class GraphEngine: @unchecked Sendable {
         if changed { notifyChange() }
     }
 
+    /// Whether a container other than `container` is active, so that publishing the index
+    /// will ask `container` which identities it registers. Caller holds `lock`.
+    func hasActive(besides container: ActiveContainer) -> Bool {
+        active.contains { $0 !== container }
+    }
+
     /// Whether `container` is active in this graph.
     func isActive(_ container: DependencyContainer) -> Bool {
         lock.withLock { active.contains { $0.container === container } }
@@ -339,9 +345,9 @@ final class ActiveContainer: @unchecked Sendable {
     /// and their slots.
     private(set) var winners: [RegistrationRecord] = []
     private(set) var winnerSlots: [InstanceSlot] = []
-    /// The winners' slots by identity, made when first needed (another container is
-    /// active, or a managed scope is reset) and dropped by `load`: kept for every container,
-    /// the table would cost about 42 bytes per registration.
+    /// The winners' slots by identity, kept only while another container is active, or made
+    /// when first needed (a managed scope is reset): kept for every container, the table
+    /// would cost about 42 bytes per registration.
     private var slotsByIdentity: [IdentityKey: InstanceSlot]?
     private var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
 
@@ -398,7 +404,9 @@ final class ActiveContainer: @unchecked Sendable {
         // Without duplicates the winners are the lines themselves: share their storage.
         self.winners = winners.count == records.count ? records : winners
         self.winnerSlots = winnerSlots
-        self.slotsByIdentity = nil
+        // The table built above is the one publishing asks of every container but the
+        // first; alone in its graph, this container lets it go.
+        self.slotsByIdentity = graph.hasActive(besides: self) ? slots : nil
         self.receipts = receipts
         return replaced
     }
