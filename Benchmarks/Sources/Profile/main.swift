@@ -31,12 +31,17 @@ final class Holder: @unchecked Sendable { @Injected var single: Single }
 let holder = Holder()
 _ = holder.single
 let workload = CommandLine.arguments.dropFirst().first ?? "singleton"
+/// The names of the wide workloads' 100,000 registrations.
+let wideNames = (0..<100_000).map { "service-\($0)" }
+/// A container of a named singleton for each of `wideNames` (built when activated).
+func wideContainer() -> DependencyContainer {
+    DependencyContainer {
+        for name in wideNames { Dependency { Wide() }.named(name).scope(.singleton) }
+    }
+}
 // As in the benchmark package, whose setup also activates 100,000 named registrations.
 if ProcessInfo.processInfo.environment["PROFILE_WIDE"] != nil {
-    let names = (0..<100_000).map { "service-\($0)" }
-    DependencyGraph.activate(DependencyContainer {
-        for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
-    })
+    DependencyGraph.activate(wideContainer())
 }
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
@@ -46,15 +51,13 @@ func residentBytes() -> Int {
     return (Int(text.split(separator: " ")[1]) ?? 0) * 4096
 }
 if workload == "memory" {
-    let names = (0..<100_000).map { "service-\($0)" }
+    let names = wideNames
     var dictionary: [String: () -> Wide] = [:]
     let beforeDictionary = residentBytes()
     for name in names { dictionary[name] = { Wide() } }
     let dictionaryBytes = residentBytes() - beforeDictionary
     let before = residentBytes()
-    let container = DependencyContainer {
-        for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
-    }
+    let container = wideContainer()
     let built = residentBytes()
     DependencyGraph.activate(container)
     let after = residentBytes()
@@ -97,12 +100,9 @@ if workload == "threads" {
     exit(0)
 }
 if workload == "activate" {
-    let names = (0..<100_000).map { "service-\($0)" }
     for _ in 0..<3 {
         let start = Date()
-        let container = DependencyContainer {
-            for name in names { Dependency { Wide() }.named(name).scope(.singleton) }
-        }
+        let container = wideContainer()
         let built = Date()
         _ = container
         DependencyGraph.activate(container)
