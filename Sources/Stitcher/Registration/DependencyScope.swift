@@ -31,7 +31,10 @@ public enum DependencyScope: @unchecked Sendable, CustomStringConvertible {
     /// One instance, kept until its container is deactivated.
     case singleton
     /// One instance, kept until the given scope reports that it was invalidated.
-    case managed(any ManagedDependencyScopeProviding)
+    ///
+    /// (Boxed: the provider inline would make every scope, and every registration, 8 bytes
+    /// larger.)
+    indirect case managed(any ManagedDependencyScopeProviding)
 
     /// A managed scope that is invalidated every time `publisher` emits a value.
     public static func managed<P: Publisher>(by publisher: P) -> DependencyScope where P.Failure == Never {

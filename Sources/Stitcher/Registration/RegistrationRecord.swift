@@ -4,8 +4,8 @@
 /// produced type `T` is a class, a `TypedBox<T>` otherwise. Lookups of exactly `T` turn the
 /// stored form back into a `T` without a dynamic cast.
 final class RegistrationRecord: @unchecked Sendable {
-    // Ordered so that the one-byte fields fill the locator's padding: 112 bytes of fields
-    // make a 128-byte allocation, where 120 would make 144.
+    // Ordered so that the one-byte fields fill the locator's padding: with the 16-byte
+    // object header, 104 bytes make a 112-byte allocation, where 112 would make 128.
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
     /// Whether `T` is a class, so that instances are stored as themselves.
