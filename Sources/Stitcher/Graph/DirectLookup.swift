@@ -21,35 +21,53 @@ struct DirectLookup: @unchecked Sendable {
         case parameterized
     }
 
-    private let entryAddress: UInt
-    let kind: Kind
+    /// The entry's address with the kind in its low bits (entries are 16-byte aligned):
+    /// one word, so that tables of lookups stay small.
+    let bits: UInt
 
-    static let none = DirectLookup(entryAddress: 0, kind: .none)
+    static let none = DirectLookup(bits: 0)
 
-    private init(entryAddress: UInt, kind: Kind) {
-        self.entryAddress = entryAddress
-        self.kind = kind
+    init(bits: UInt) {
+        assert(Kind(rawValue: UInt8(truncatingIfNeeded: bits & Self.kindMask)) != nil, "a valid kind")
+        self.bits = bits
     }
 
     /// The direct lookup of `list` for a request of the type with identity `requestedType`.
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
-        guard let entry = list.single else { self = .none; return }
-        let record = entry.record
-        guard record.storesObjects, record.producedType.id == requestedType else {
+        guard let entry = list.single, case let kind = Self.kind(of: entry, as: requestedType), kind != .none else {
             self = .none
             return
         }
-        entryAddress = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-        kind = if !record.parameterTypes.isEmpty { .parameterized } else { switch record.scope {
+        bits = Self.address(of: entry) | UInt(kind.rawValue)
+    }
+
+    /// How the direct path answers a request of the type with identity `requestedType`
+    /// when `entry` is the only registration found.
+    static func kind(of entry: IndexEntry, as requestedType: ObjectIdentifier) -> Kind {
+        let record = entry.record
+        guard record.storesObjects, record.producedType.id == requestedType else { return .none }
+        if !record.parameterTypes.isEmpty { return .parameterized }
+        return switch record.scope {
         case .singleton, .managed: .published
         case .shared: .shared
         case .instance: .transient
-        } }
+        }
     }
+
+    /// The address of an entry, whose low four bits are zero.
+    static func address(of entry: IndexEntry) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+    }
+
+    static let kindMask: UInt = 0b111
+
+    /// Read without a range check: `bits` is only ever made from a `Kind`'s raw value.
+    @inline(__always)
+    var kind: Kind { unsafeBitCast(UInt8(truncatingIfNeeded: bits & Self.kindMask), to: Kind.self) }
 
     /// The entry, unretained; nil for `.none`.
     @inline(__always)
     var entry: Unmanaged<IndexEntry>? {
-        UnsafeRawPointer(bitPattern: entryAddress).map { Unmanaged.fromOpaque($0) }
+        UnsafeRawPointer(bitPattern: bits & ~0b1111).map { Unmanaged.fromOpaque($0) }
     }
 }

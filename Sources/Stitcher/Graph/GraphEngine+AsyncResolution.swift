@@ -13,7 +13,7 @@ extension GraphEngine {
         }
         let entry = matching[0]
         let instance: AnyObject
-        if let published = entry.slot.publishedInstance {
+        if let published = entry.publishedInstance {
             instance = published
         } else {
             instance = try await instanceAsync(of: entry, arguments)
@@ -48,8 +48,8 @@ extension GraphEngine {
         case .shared: strongly = false
         case .singleton, .managed: strongly = true
         }
-        return try await entry.slot.instance(
-            for: key, strongly: strongly, record: record, chain: chain,
+        return try await entry.instance(
+            for: key, strongly: strongly, chain: chain,
             cycle: { .cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context])) },
             make: make)
     }

@@ -55,9 +55,9 @@ extension GraphEngine {
         return try unretained._withUnsafeGuaranteedRef { entry in
             switch lookup.kind {
             case .published where arguments.isEmpty:
-                if let instance = entry.slot.publishedInstance { return instance }
+                if let instance = entry.publishedInstance { return instance }
             case .shared where arguments.isEmpty:
-                if let instance = entry.slot.sharedObject(state.hazard) { return instance }
+                if let instance = entry.sharedObject(state.hazard) { return instance }
             case .transient where arguments.isEmpty:
                 // The frame pushed before the factory runs keeps the snapshot, and so the
                 // entry, alive however the factory changes the graph.
@@ -67,8 +67,8 @@ extension GraphEngine {
             default:
                 return nil
             }
-            // A first creation, or a stored instance per parameter values: the slot is used
-            // after the factory returns, so hold the entry.
+            // A first creation, or a stored instance per parameter values: the entry's lock
+            // is used after the factory returns, so hold the entry.
             return try instance(of: unretained.takeUnretainedValue(), arguments, state)
         }
     }

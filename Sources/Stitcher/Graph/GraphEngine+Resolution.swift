@@ -40,7 +40,7 @@ extension GraphEngine {
         _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
     ) throws -> D {
         if let entry = list?.single, entry.record.accepts(arguments) {
-            let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+            let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
             let record = entry.record
             if record.producedType.id == ObjectIdentifier(D.self) {
                 return record.storesObjects
@@ -65,7 +65,7 @@ extension GraphEngine {
         switch matching.count {
         case 1:
             let entry = matching[0]
-            let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+            let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
             if let value = entry.record.cast(instance, to: D.self) { return value }
             return try mismatch(entry, instance, key, arguments)
         case 0 where !candidates.isEmpty:
@@ -111,7 +111,7 @@ extension GraphEngine {
         return try (snapshot(state: state).entries(for: key)?.entries ?? [])
             .filter { $0.record.accepts(arguments) }
             .map { entry in
-                let instance = try entry.slot.publishedInstance ?? instance(of: entry, arguments, state)
+                let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
                 guard let value = entry.record.cast(instance, to: E.self) else {
                     throw InjectionError.mismatchedDependencyType(
                         entry.record.typeName(of: instance), expected: String(describing: E.self))
@@ -130,7 +130,7 @@ extension GraphEngine {
         case .instance:
             return try makeTransient(entry, arguments, state)
         case .shared:
-            if record.parameterTypes.isEmpty, let object = entry.slot.sharedObject(state.hazard) {
+            if record.parameterTypes.isEmpty, let object = entry.sharedObject(state.hazard) {
                 if record.storesObjects { return object }
                 if let instance = record.maker.restore(object) { return instance }
             }
@@ -142,8 +142,8 @@ extension GraphEngine {
         let key = record.parameterTypes.isEmpty ? ArgumentKey.empty : arguments.key
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
-        return try entry.slot.instance(
-            for: key, strongly: strongly, record: record, chain: chain,
+        return try entry.instance(
+            for: key, strongly: strongly, chain: chain,
             cycle: { self.cycleError(entry, state) },
             make: {
                 // Child tasks the factory starts inherit the path, so a cycle through them

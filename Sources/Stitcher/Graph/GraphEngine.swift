@@ -132,7 +132,7 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Runs a mutation of the graph's state under `lock`.
     ///
-    /// Whatever the mutation replaces (snapshots, slots, records) goes into `garbage` and is
+    /// Whatever the mutation replaces (snapshots, entries, records) goes into `garbage` and is
     /// released after the lock is dropped, so that deinitializers of user instances never
     /// run under it. The calling thread's snapshot cache is refreshed at once, so the old
     /// snapshot is not kept alive by the thread that changed the graph.
@@ -154,23 +154,22 @@ final class GraphEngine: @unchecked Sendable {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
-        var entries: [IndexEntry] = []
-        entries.reserveCapacity(active.reduce(0) { $0 + $1.winners.count })
+        var entries: [IndexEntry]
         if active.count == 1 {
-            let container = active[0]
-            for (record, slot) in zip(container.winners, container.winnerSlots) {
-                entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
-            }
+            // Shares the container's storage: no copy.
+            entries = active[0].entries
         } else {
+            entries = []
+            entries.reserveCapacity(active.reduce(0) { $0 + $1.entries.count })
             // A registration wins unless a later container registers its identity: looked up
-            // in the later containers' own slot tables, so the last (often largest)
-            // container's registrations cost no lookup at all.
+            // in the later containers' own tables, so the last (often largest) container's
+            // registrations cost no lookup at all.
             for (containerIndex, container) in active.enumerated() {
                 let later = active[(containerIndex + 1)...]
-                for (record, slot) in zip(container.winners, container.winnerSlots) {
-                    let key = IdentityKey(record)
+                for entry in container.entries {
+                    let key = IdentityKey(entry.record)
                     guard !later.contains(where: { $0.registers(key) }) else { continue }
-                    entries.append(IndexEntry(record: record, slot: slot, owner: ObjectIdentifier(container)))
+                    entries.append(entry)
                 }
             }
         }
@@ -282,11 +281,11 @@ final class GraphEngine: @unchecked Sendable {
         notifyChange()
     }
 
-    /// Gives a managed registration a fresh slot, so its next injection builds a new instance.
+    /// Gives a managed registration a fresh entry, so its next injection builds a new instance.
     func resetManagedScope(of identity: IdentityKey, in record: ActiveContainer) {
         let changed: Bool = mutate { garbage in
             guard active.contains(where: { $0 === record }),
-                  let old = record.resetSlot(for: identity)
+                  let old = record.renewEntry(for: identity)
             else { return false }
             garbage.append(old)
             publishLocked(&garbage)
@@ -310,7 +309,7 @@ final class GraphEngine: @unchecked Sendable {
     func releaseUnusedStorage() {
         // Only the shared scope holds instances weakly.
         for entry in lock.withLock({ current.entries }) where entry.record.scope == .shared {
-            entry.slot.pruneReleasedInstances()
+            entry.pruneReleasedInstances()
         }
     }
 
@@ -337,53 +336,50 @@ final class GraphEngine: @unchecked Sendable {
     }
 }
 
-/// An active container: its registrations as last built, and a slot for each.
+/// An active container: its registrations as last built, and an entry for each that wins.
 final class ActiveContainer: @unchecked Sendable {
     let container: DependencyContainer
     private(set) var records: [RegistrationRecord] = []
-    /// The records that win within this container (the last of each identity), in order,
-    /// and their slots.
-    private(set) var winners: [RegistrationRecord] = []
-    private(set) var winnerSlots: [InstanceSlot] = []
-    /// The winners' slots by identity, kept only while another container is active, or made
-    /// when first needed (a managed scope is reset): kept for every container, the table
-    /// would cost about 42 bytes per registration.
-    private var slotsByIdentity: [IdentityKey: InstanceSlot]?
+    /// The entries of the registrations that win within this container (the last of each
+    /// identity), in order.
+    private(set) var entries: [IndexEntry] = []
+    /// The entries by identity, kept only while another container is active, or made when
+    /// first needed (a managed scope is reset): kept for every container, the table would
+    /// cost about 42 bytes per registration.
+    private var entriesByIdentity: [IdentityKey: IndexEntry]?
     private var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
 
     init(_ container: DependencyContainer) { self.container = container }
 
-    /// Takes new registrations, keeping the slots (and stored instances) of identities that
-    /// are still registered; returns what it replaced, for the caller to release after
-    /// unlocking. Caller holds the graph's lock.
+    /// Takes new registrations, keeping the entries (and stored instances) of the
+    /// declarations that are still registered; returns what it replaced, for the caller to
+    /// release after unlocking. Caller holds the graph's lock.
     func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
-        let replaced: Any = (self.records, self.slotsByIdentity as Any, self.winners, self.winnerSlots)
+        let replaced: Any = (self.records, self.entriesByIdentity as Any, self.entries)
         self.records = records
-        // The previous winners, whose slots a re-run of the same declaration keeps.
-        var previous: [IdentityKey: (record: RegistrationRecord, slot: InstanceSlot)] = [:]
-        previous.reserveCapacity(self.winners.count)
-        for (record, slot) in zip(self.winners, self.winnerSlots) { previous[IdentityKey(record)] = (record, slot) }
+        // The previous entries, which a re-run of the same declaration keeps.
+        var previous: [IdentityKey: IndexEntry] = [:]
+        previous.reserveCapacity(self.entries.count)
+        for entry in self.entries { previous[IdentityKey(entry.record)] = entry }
         // Within a container the last line of each identity wins, at its own position: walk
         // the lines backwards, keep the first of each identity, then restore the order.
-        var slots: [IdentityKey: InstanceSlot] = [:]
-        slots.reserveCapacity(records.count)
-        var winners: [RegistrationRecord] = []
-        winners.reserveCapacity(records.count)
-        var winnerSlots: [InstanceSlot] = []
-        winnerSlots.reserveCapacity(records.count)
+        var table: [IdentityKey: IndexEntry] = [:]
+        table.reserveCapacity(records.count)
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(records.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
+        let owner = ObjectIdentifier(self)
         for record in records.reversed() {
             let key = IdentityKey(record)
             let earlier = previous.isEmpty ? nil : previous[key]
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
-            let slot = isSameDeclaration ? earlier!.slot : InstanceSlot.make()
+            let entry = isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner)
             // One hash per line: a later line of the same identity, rare, is put back.
-            if let later = slots.updateValue(slot, forKey: key) {
-                slots[key] = later
+            if let later = table.updateValue(entry, forKey: key) {
+                table[key] = later
                 continue
             }
-            winners.append(record)
-            winnerSlots.append(slot)
+            entries.append(entry)
             if case .managed(let provider) = record.scope {
                 if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
@@ -398,51 +394,47 @@ final class ActiveContainer: @unchecked Sendable {
                 }
             }
         }
-        winners.reverse()
-        winnerSlots.reverse()
+        entries.reverse()
         for receipt in self.receipts.values { receipt.cancel() }
-        // Without duplicates the winners are the lines themselves: share their storage.
-        self.winners = winners.count == records.count ? records : winners
-        self.winnerSlots = winnerSlots
+        self.entries = entries
         // The table built above is the one publishing asks of every container but the
         // first; alone in its graph, this container lets it go.
-        self.slotsByIdentity = graph.hasActive(besides: self) ? slots : nil
+        self.entriesByIdentity = graph.hasActive(besides: self) ? table : nil
         self.receipts = receipts
         return replaced
     }
 
     /// Whether this container registers `identity`. Caller holds the graph's lock.
     func registers(_ identity: IdentityKey) -> Bool {
-        slotTable()[identity] != nil
+        entryTable()[identity] != nil
     }
 
-    /// `slotsByIdentity`, made now if needed.
-    private func slotTable() -> [IdentityKey: InstanceSlot] {
-        if let slotsByIdentity { return slotsByIdentity }
-        var table: [IdentityKey: InstanceSlot] = [:]
-        table.reserveCapacity(winners.count)
-        for (record, slot) in zip(winners, winnerSlots) { table[IdentityKey(record)] = slot }
-        slotsByIdentity = table
+    /// `entriesByIdentity`, made now if needed.
+    private func entryTable() -> [IdentityKey: IndexEntry] {
+        if let entriesByIdentity { return entriesByIdentity }
+        var table: [IdentityKey: IndexEntry] = [:]
+        table.reserveCapacity(entries.count)
+        for entry in entries { table[IdentityKey(entry.record)] = entry }
+        entriesByIdentity = table
         return table
     }
 
-    /// Replaces the slot of a managed registration and returns the old one; nil when the
+    /// Gives a managed registration a fresh entry and returns the old one; nil when the
     /// registration is no longer there. Caller holds the graph's lock.
-    func resetSlot(for identity: IdentityKey) -> InstanceSlot? {
-        guard let old = slotTable()[identity] else { return nil }
-        let fresh = InstanceSlot.make()
-        slotsByIdentity?[identity] = fresh
-        for index in winnerSlots.indices where winnerSlots[index] === old { winnerSlots[index] = fresh }
+    func renewEntry(for identity: IdentityKey) -> IndexEntry? {
+        guard let old = entryTable()[identity] else { return nil }
+        let fresh = old.renewed()
+        entriesByIdentity?[identity] = fresh
+        for index in entries.indices where entries[index] === old { entries[index] = fresh }
         return old
     }
 
-    /// Cancels scope observations and drops every slot.
+    /// Cancels scope observations and drops every entry.
     func unload() {
         for receipt in receipts.values { receipt.cancel() }
         receipts.removeAll()
-        slotsByIdentity = nil
+        entriesByIdentity = nil
         records.removeAll()
-        winners.removeAll()
-        winnerSlots.removeAll()
+        entries.removeAll()
     }
 }

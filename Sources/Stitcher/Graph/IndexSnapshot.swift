@@ -1,26 +1,3 @@
-/// One active registration as the index sees it: the record and where its instances live.
-final class IndexEntry: @unchecked Sendable {
-    let record: RegistrationRecord
-    let slot: InstanceSlot
-    /// The active container the registration belongs to: with the identity, what tells
-    /// two registrations apart on a resolution path that crosses graphs.
-    let owner: ObjectIdentifier
-
-    init(record: RegistrationRecord, slot: InstanceSlot, owner: ObjectIdentifier) {
-        self.record = record
-        self.slot = slot
-        self.owner = owner
-    }
-
-    /// Whether this entry and `other` stand for the same registration of the same container.
-    @inline(__always)
-    func isSameRegistration(as other: IndexEntry) -> Bool {
-        self === other
-            || (record.identityHash == other.record.identityHash && owner == other.owner
-                && record.identity == other.record.identity)
-    }
-}
-
 /// An immutable index of every active registration, published atomically by the graph.
 ///
 /// Lookups read a snapshot without locks; activation, deactivation, invalidation and
@@ -29,11 +6,16 @@ final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
     private let byType: TypeTable
-    /// For each name, its position in `nameLists` and `nameLookups`.
+    /// For each name, its position in `nameRows`.
     private let byName: NameTable
-    private let nameLists: [EntryList]
-    /// For each name, its `DirectLookup` for a request of the type it produces.
-    private let nameLookups: [DirectLookup]
+    /// For each name, one word: when one registration has the name, the `DirectLookup` bits
+    /// for a request of the type it produces, with the entry's address even when the lookup
+    /// is not direct; when several have it, `sharedNameFlag` and the position of their
+    /// list in `sharedNameLists`, shifted by four. Entries are held unretained: `entries`
+    /// keeps them alive.
+    private let nameRows: [UInt]
+    private let sharedNameLists: [EntryList]
+    private static let sharedNameFlag: UInt = 0b1000
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
 
@@ -44,13 +26,14 @@ final class IndexSnapshot: @unchecked Sendable {
         var byType: [ObjectIdentifier: EntryList] = [:]
         var byValue: [AnyHashable: EntryList] = [:]
         var positions = NameTable.empty
-        var nameLists: [EntryList] = []
+        var nameRows: [UInt] = []
+        var sharedNameLists: [EntryList] = []
         func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
             if table[key]?.append(entry) == nil { table[key] = EntryList(entry) }
         }
         if indexed {
             positions = NameTable(capacity: capacity)
-            nameLists.reserveCapacity(capacity)
+            nameRows.reserveCapacity(capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
@@ -58,9 +41,15 @@ final class IndexSnapshot: @unchecked Sendable {
                 case .name(let name):
                     let (position, inserted) = positions.insert(name)
                     if inserted {
-                        nameLists.append(EntryList(entry))
+                        let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
+                        nameRows.append(DirectLookup.address(of: entry) | UInt(kind.rawValue))
+                    } else if nameRows[position] & Self.sharedNameFlag != 0 {
+                        sharedNameLists[Int(nameRows[position] >> 4)].append(entry)
                     } else {
-                        nameLists[position].append(entry)
+                        var list = EntryList(Self.entry(inRow: nameRows[position]))
+                        list.append(entry)
+                        nameRows[position] = Self.sharedNameFlag | UInt(sharedNameLists.count) << 4
+                        sharedNameLists.append(list)
                     }
                 case .value(let value):
                     add(entry, value, to: &byValue)
@@ -69,10 +58,8 @@ final class IndexSnapshot: @unchecked Sendable {
         }
         self.byType = TypeTable(byType)
         self.byName = positions
-        self.nameLists = nameLists
-        self.nameLookups = nameLists.map { list in
-            DirectLookup(list, requestedType: list.single?.record.producedType.id ?? ObjectIdentifier(Never.self))
-        }
+        self.nameRows = nameRows
+        self.sharedNameLists = sharedNameLists
         self.byValue = byValue
     }
 
@@ -93,16 +80,27 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let position = byName.position(of: name), case let lookup = nameLookups[position], let entry = lookup.entry,
-              entry._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
+        guard isIndexed, let position = byName.position(of: name) else { return .none }
+        let lookup = DirectLookup(bits: nameRows[position])
+        guard lookup.bits & Self.sharedNameFlag == 0, lookup.kind != .none,
+              lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
         return lookup
+    }
+
+    /// The only entry of a name's row.
+    private static func entry(inRow row: UInt) -> IndexEntry {
+        Unmanaged<IndexEntry>.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!).takeUnretainedValue()
     }
 
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {
-        isIndexed ? byName.position(of: name).map { nameLists[$0] } : scan(for: .name(name))
+        guard isIndexed else { return scan(for: .name(name)) }
+        return byName.position(of: name).map { position in
+            let row = nameRows[position]
+            return row & Self.sharedNameFlag != 0 ? sharedNameLists[Int(row >> 4)] : EntryList(Self.entry(inRow: row))
+        }
     }
 
     /// The registrations associated with a value, in order.

@@ -27,7 +27,7 @@ final class InjectedStorage<Value>: @unchecked Sendable {
     /// The address of the first value's retained `ValueBox` (0 until loaded), with the low
     /// bit set once the value was reloaded.
     @usableFromInline let published = UnsafeAtomic<UInt>.create(0)
-    /// Shared with other storages and slots; held only for a few instructions.
+    /// Shared with other storages and index entries; held only for a few instructions.
     private var lock: Lock {
         runtime.stripedLock(for: self)
     }

@@ -51,11 +51,11 @@ final class RegistrationRecord: @unchecked Sendable {
     }
 
     /// Whether `other` declares the same dependency as this record: a builder's re-run of the
-    /// same line, whose stored instances can be kept.
+    /// same line, whose entry (and stored instances) can be kept with this record.
     func declaresSameDependency(as other: RegistrationRecord) -> Bool {
         self === other
             || (origin == other.origin && producedType == other.producedType && locator == other.locator
-                && scope == other.scope)
+                && scope == other.scope && eagerness == other.eagerness && parameterTypes == other.parameterTypes)
     }
 
     /// Whether `other` comes from the same line of a builder, whatever its captured values.

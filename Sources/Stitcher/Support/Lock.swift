@@ -9,7 +9,7 @@ import Musl
 /// A non-recursive mutual-exclusion lock with a condition variable.
 ///
 /// Every lock in Stitcher guards a small critical section that never calls user code, so a
-/// plain pthread mutex is enough; the condition is used by instance slots whose creation is
+/// plain pthread mutex is enough; the condition is used by index entries whose creation is
 /// already under way on another thread.
 final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -11,8 +11,8 @@ struct Runtime: @unchecked Sendable {
     let hazards = HazardDomain()
     /// The thread-local slot of each thread's `ThreadState`.
     let threadStateKey = ThreadState.makeKey()
-    /// The locks instance slots share, chosen by slot address: a lock per slot would cost two
-    /// allocations per registration, and slots hold their lock only for a few instructions.
+    /// The locks index entries share, chosen by address: a lock per entry would cost two
+    /// allocations per registration, and entries hold their lock only for a few instructions.
     let slotLocks: [Lock] = (0..<64).map { _ in Lock() }
 
     /// The shared lock that guards `object`'s state, chosen by its address.

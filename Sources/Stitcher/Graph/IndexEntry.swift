@@ -1,31 +1,38 @@
 import Atomics
 
-/// Where the graph keeps the instances of one registration, and how it makes sure each is
-/// built exactly once.
+/// One active registration: its record, the container it belongs to, and where the graph
+/// keeps its instances and makes sure each is built exactly once.
 ///
-/// Instances of registrations without parameters are published in two atomic words stored
-/// inline (the slot is a `ManagedBuffer`, so they cost no allocation of their own):
-/// - a singleton or managed instance, set once and read with a single load; such a slot is
-///   never cleared: resetting a managed scope gives the registration a new slot;
+/// An entry lives as long as its registration stays active: republishing the index keeps
+/// it, with its instances; resetting a managed scope replaces it.
+///
+/// Instances of registrations without parameters are published in atomic words stored
+/// inline (addressed as swift-atomics' `ManagedAtomic` addresses its own, so they cost no
+/// allocation of their own):
+/// - a singleton or managed instance, set once and read with a single load; such an entry
+///   is never cleared: resetting a managed scope gives the registration a new entry;
 /// - the weak reference of a shared instance, replaced when the instance was released and a
 ///   new one is built. Readers follow it without a lock, announcing it in their thread's
 ///   hazard cell so that a replaced reference is not released under them (`HazardDomain`).
 ///
-/// Instances stored per parameter values live in a small dictionary behind the slot's lock.
+/// What is kept behind the lock (instances per parameter values, builds in progress) lives
+/// in a `SlotState` made when first needed and dropped when empty, in a third word: most
+/// registrations never need one.
 ///
 /// Creation is once-only per key: the first resolution marks the key as being built and runs
 /// the factory without holding any lock; others wait for it. A factory that throws leaves
 /// nothing stored, and the waiters try again.
 ///
-/// Not `Sendable` as a type (`ManagedBuffer` cannot be); the entries and graph state that
-/// hold slots are, and share them between threads.
-final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<UnsafeMutableRawPointer?>.Storage> {
-    struct Header {
-        var stored: [ArgumentKey: Stored] = [:]
-        var builders: [ArgumentKey: ResolutionChain] = [:]
-        /// Asynchronous resolutions suspended until a build in progress completes.
-        var asyncWaiters: [CheckedContinuation<Void, Never>] = []
-    }
+final class IndexEntry: @unchecked Sendable {
+    typealias Word = UnsafeAtomic<UnsafeMutableRawPointer?>
+    /// The atomic words, only ever accessed through `word(_:)`. Declared first: a class's
+    /// stored properties are laid out in order, so they start at the first property's address.
+    private var words: (Word.Storage, Word.Storage, Word.Storage) = (.init(nil), .init(nil), .init(nil))
+    /// The registration; never changed, so that any thread may read it without a count.
+    let record: RegistrationRecord
+    /// The active container the registration belongs to: with the identity, what tells
+    /// two registrations apart on a resolution path that crosses graphs.
+    let owner: ObjectIdentifier
 
     enum Stored {
         case strong(AnyObject)
@@ -34,34 +41,69 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
 
     private static let publishedWord = 0
     private static let sharedWord = 1
+    private static let stateWord = 2
 
-    static func make() -> InstanceSlot {
-        let buffer = create(minimumCapacity: 2) { _ in Header() }
-        buffer.withUnsafeMutablePointerToElements { words in
-            (words + publishedWord).initialize(to: .init(nil))
-            (words + sharedWord).initialize(to: .init(nil))
-        }
-        return unsafeDowncast(buffer, to: InstanceSlot.self)
+    init(record: RegistrationRecord, owner: ObjectIdentifier) {
+        self.record = record
+        self.owner = owner
+        assert(
+            withUnsafeMutablePointer(to: &words) { UnsafeMutableRawPointer($0) } == _getUnsafePointerToStoredProperties(self),
+            "the atomic words are the entry's first stored property")
     }
 
     deinit {
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<WeakObject>.fromOpaque(box).release() }
+        if let state = word(Self.stateWord).load(ordering: .acquiring) { Unmanaged<SlotState>.fromOpaque(state).release() }
     }
 
-    /// Shared with other slots: waiters are woken by any slot's broadcast and re-check.
+    /// Whether this entry and `other` stand for the same registration of the same container.
+    @inline(__always)
+    func isSameRegistration(as other: IndexEntry) -> Bool {
+        self === other
+            || (record.identityHash == other.record.identityHash && owner == other.owner
+                && record.identity == other.record.identity)
+    }
+
+    /// A fresh entry for the same registration, holding no instance.
+    func renewed() -> IndexEntry {
+        IndexEntry(record: record, owner: owner)
+    }
+
+    /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
     private var lock: Lock { runtime.stripedLock(for: self) }
+
+    @inline(__always)
+    private func word(_ index: Int) -> Word {
+        Word(at: _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Word.Storage.self) + index)
+    }
 
     /// The retained singleton or managed instance, set once.
     @inline(__always)
-    private var published: UnsafeAtomic<UnsafeMutableRawPointer?> {
-        UnsafeAtomic(at: withUnsafeMutablePointerToElements { $0 + Self.publishedWord })
-    }
+    private var published: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.publishedWord) }
 
     /// The retained `WeakObject` of the shared instance.
     @inline(__always)
-    private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> {
-        UnsafeAtomic(at: withUnsafeMutablePointerToElements { $0 + Self.sharedWord })
+    private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.sharedWord) }
+
+    /// The state kept behind the lock, made if `creating`; the caller holds the lock.
+    private func state(creating: Bool) -> SlotState? {
+        let word = word(Self.stateWord)
+        if let state = word.load(ordering: .relaxed) { return Unmanaged<SlotState>.fromOpaque(state).takeUnretainedValue() }
+        guard creating else { return nil }
+        let state = SlotState()
+        word.store(Unmanaged.passRetained(state).toOpaque(), ordering: .relaxed)
+        return state
+    }
+
+    /// Frees the state once it keeps nothing; the caller holds the lock.
+    private func dropStateIfEmpty() {
+        let word = word(Self.stateWord)
+        guard let state = word.load(ordering: .relaxed),
+              Unmanaged<SlotState>.fromOpaque(state)._withUnsafeGuaranteedRef(\.isEmpty)
+        else { return }
+        word.store(nil, ordering: .relaxed)
+        Unmanaged<SlotState>.fromOpaque(state).release()
     }
 
     /// The singleton or managed instance (in stored form), read without a lock, if any.
@@ -99,11 +141,11 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
     func instance(
         for key: ArgumentKey,
         strongly: Bool,
-        record: RegistrationRecord,
         chain: ResolutionChain,
         cycle: () -> InjectionError,
         make: () throws -> AnyObject
     ) throws -> AnyObject {
+        let record = self.record
         let lock = self.lock
         lock.lock()
         while true {
@@ -111,7 +153,7 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
                 lock.unlock()
                 return existing
             }
-            guard let builder = header.builders[key] else { break }
+            guard let builder = state(creating: false)?.builders[key] else { break }
             if builder !== chain {
                 guard WaitRegistry.beginWaiting(chain, for: builder) else {
                     lock.unlock()
@@ -124,7 +166,7 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
                 lock.wait()
             }
         }
-        header.builders[key] = chain
+        state(creating: true)!.builders[key] = chain
         lock.unlock()
 
         let instance: AnyObject
@@ -143,17 +185,17 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
     func instance(
         for key: ArgumentKey,
         strongly: Bool,
-        record: RegistrationRecord,
         chain: ResolutionChain,
         cycle: () -> InjectionError,
         make: () async throws -> AnyObject
     ) async throws -> AnyObject {
+        let record = self.record
         let lock = self.lock
         while true {
             let (existing, builder): (AnyObject?, ResolutionChain?) = lock.withLock {
                 if let existing = storedInstance(for: key, strongly: strongly, record) { return (existing, nil) }
-                if let builder = header.builders[key] { return (nil, builder) }
-                header.builders[key] = chain
+                if let builder = state(creating: false)?.builders[key] { return (nil, builder) }
+                state(creating: true)!.builders[key] = chain
                 return (nil, nil)
             }
             if let existing { return existing }
@@ -161,8 +203,8 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
             if builder !== chain, !WaitRegistry.beginWaiting(chain, for: builder) { throw cycle() }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let stillBuilding = lock.withLock {
-                    guard header.builders[key] != nil else { return false }
-                    header.asyncWaiters.append(continuation)
+                    guard let state = state(creating: false), state.builders[key] != nil else { return false }
+                    state.asyncWaiters.append(continuation)
                     return true
                 }
                 if !stillBuilding { continuation.resume() }
@@ -186,10 +228,13 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
         let lock = self.lock
         let (replaced, waiters): (Unmanaged<AnyObject>?, [CheckedContinuation<Void, Never>]) = lock.withLock {
             let replaced = instance.flatMap { store($0, for: key, strongly: strongly, record) }
-            header.builders[key] = nil
+            let state = state(creating: false)
+            state?.builders[key] = nil
             lock.broadcast()
-            defer { header.asyncWaiters.removeAll() }
-            return (replaced, header.asyncWaiters)
+            let waiters = state?.asyncWaiters ?? []
+            state?.asyncWaiters.removeAll()
+            dropStateIfEmpty()
+            return (replaced, waiters)
         }
         if let replaced { runtime.hazards.retire(replaced) }
         for waiter in waiters { waiter.resume() }
@@ -198,9 +243,12 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
-            header.stored = header.stored.filter { entry in
-                if case .weak(let reference) = entry.value { return reference.object != nil }
-                return true
+            if let state = state(creating: false) {
+                state.stored = state.stored.filter { entry in
+                    if case .weak(let reference) = entry.value { return reference.object != nil }
+                    return true
+                }
+                dropStateIfEmpty()
             }
             guard let box = shared.load(ordering: .acquiring),
                 Unmanaged<WeakObject>.fromOpaque(box).takeUnretainedValue().object == nil
@@ -219,7 +267,7 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
                 .flatMap { Unmanaged<WeakObject>.fromOpaque($0).takeUnretainedValue().object }
                 .flatMap(record.maker.restore)
         }
-        switch header.stored[key] {
+        switch state(creating: false)?.stored[key] {
         case .strong(let instance): return instance
         case .weak(let reference): return reference.object.flatMap(record.maker.restore)
         case nil: return nil
@@ -240,12 +288,22 @@ final class InstanceSlot: ManagedBuffer<InstanceSlot.Header, UnsafeAtomic<Unsafe
             let box = Unmanaged.passRetained(WeakObject(object)).toOpaque()
             return shared.exchange(box, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
         case (false, true):
-            header.stored[key] = .strong(instance)
+            state(creating: true)!.stored[key] = .strong(instance)
         case (false, false):
-            if let object = record.maker.weakTarget(instance) { header.stored[key] = .weak(WeakObject(object)) }
+            if let object = record.maker.weakTarget(instance) { state(creating: true)!.stored[key] = .weak(WeakObject(object)) }
         }
         return nil
     }
+}
+
+/// What an entry keeps behind its lock: instances stored per parameter values, builds in
+/// progress and asynchronous resolutions suspended until a build completes.
+final class SlotState {
+    var stored: [ArgumentKey: IndexEntry.Stored] = [:]
+    var builders: [ArgumentKey: ResolutionChain] = [:]
+    var asyncWaiters: [CheckedContinuation<Void, Never>] = []
+
+    var isEmpty: Bool { stored.isEmpty && builders.isEmpty && asyncWaiters.isEmpty }
 }
 
 /// A weak reference to an instance of the shared scope.
