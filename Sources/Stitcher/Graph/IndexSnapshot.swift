@@ -39,7 +39,9 @@ final class IndexSnapshot: @unchecked Sendable {
                 case .type(let types):
                     for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    let (position, inserted) = positions.insert(name)
+                    let (position, inserted) = positions.insert(name) { position in
+                        Self.name(inRow: nameRows[position], sharedNameLists)
+                    }
                     if inserted {
                         let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
                         nameRows.append(DirectLookup.address(of: entry) | UInt(kind.rawValue))
@@ -80,7 +82,7 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let position = byName.position(of: name) else { return .none }
+        guard isIndexed, let position = position(of: name) else { return .none }
         let lookup = DirectLookup(bits: nameRows[position])
         guard lookup.bits & Self.sharedNameFlag == 0, lookup.kind != .none,
               lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
@@ -93,11 +95,36 @@ final class IndexSnapshot: @unchecked Sendable {
         Unmanaged<IndexEntry>.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!).takeUnretainedValue()
     }
 
+    /// The first entry of a name's row, unretained.
+    @inline(__always)
+    private static func firstEntry(inRow row: UInt, _ lists: [EntryList]) -> Unmanaged<IndexEntry> {
+        if row & sharedNameFlag != 0 { return Unmanaged.passUnretained(lists[Int(row >> 4)].first) }
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!)
+    }
+
+    /// The name of a row, read from its first registration: the index keeps no copy.
+    private static func name(inRow row: UInt, _ lists: [EntryList]) -> String {
+        guard case .name(let name) = firstEntry(inRow: row, lists).takeUnretainedValue().record.locator.kind else {
+            preconditionFailure("a name row holds registrations located by name")
+        }
+        return name
+    }
+
+    /// The position of `name` in `nameRows`.
+    @inline(__always)
+    private func position(of name: String) -> Int? {
+        byName.position(of: name) { position in
+            Self.firstEntry(inRow: nameRows[position], sharedNameLists)._withUnsafeGuaranteedRef {
+                $0.record.locator.isLocatedBy(name: name)
+            }
+        }
+    }
+
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {
         guard isIndexed else { return scan(for: .name(name)) }
-        return byName.position(of: name).map { position in
+        return position(of: name).map { position in
             let row = nameRows[position]
             return row & Self.sharedNameFlag != 0 ? sharedNameLists[Int(row >> 4)] : EntryList(Self.entry(inRow: row))
         }

@@ -3,7 +3,7 @@
 /// A value, built while the index is: a key with one registration, the common case, costs
 /// no allocation (an empty array shares static storage).
 struct EntryList: @unchecked Sendable {
-    private let first: IndexEntry
+    let first: IndexEntry
     private var others: [IndexEntry] = []
 
     init(_ first: IndexEntry) { self.first = first }
