@@ -167,8 +167,8 @@ final class GraphEngine: @unchecked Sendable {
             for (containerIndex, container) in active.enumerated() {
                 let later = active[(containerIndex + 1)...]
                 for entry in container.entries {
-                    let key = IdentityKey(entry.record)
-                    guard !later.contains(where: { $0.registers(key) }) else { continue }
+                    let record = entry.record
+                    guard !later.contains(where: { $0.registers(record) }) else { continue }
                     entries.append(entry)
                 }
             }
@@ -343,10 +343,9 @@ final class ActiveContainer: @unchecked Sendable {
     /// The entries of the registrations that win within this container (the last of each
     /// identity), in order.
     private(set) var entries: [IndexEntry] = []
-    /// The entries by identity, kept only while another container is active, or made when
-    /// first needed (a managed scope is reset): kept for every container, the table would
-    /// cost about 42 bytes per registration.
-    private var entriesByIdentity: [IdentityKey: IndexEntry]?
+    /// `entries` by identity, kept only while another container is active (publishing then
+    /// asks which identities this container registers), or made when first needed.
+    private var identities: IdentityTable?
     private var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
 
     init(_ container: DependencyContainer) { self.container = container }
@@ -355,41 +354,34 @@ final class ActiveContainer: @unchecked Sendable {
     /// declarations that are still registered; returns what it replaced, for the caller to
     /// release after unlocking. Caller holds the graph's lock.
     func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
-        let replaced: Any = (self.records, self.entriesByIdentity as Any, self.entries)
+        let previous = self.entries
+        let replaced: Any = (self.records, previous)
         self.records = records
         // The previous entries, which a re-run of the same declaration keeps.
-        var previous: [IdentityKey: IndexEntry] = [:]
-        previous.reserveCapacity(self.entries.count)
-        for entry in self.entries { previous[IdentityKey(entry.record)] = entry }
+        let previousTable = previous.isEmpty ? nil : identityTable()
         // Within a container the last line of each identity wins, at its own position: walk
         // the lines backwards, keep the first of each identity, then restore the order.
-        var table: [IdentityKey: IndexEntry] = [:]
-        table.reserveCapacity(records.count)
+        var seen = IdentityTable(capacity: records.count)
         var entries: [IndexEntry] = []
         entries.reserveCapacity(records.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
         let owner = ObjectIdentifier(self)
         for record in records.reversed() {
-            let key = IdentityKey(record)
-            let earlier = previous.isEmpty ? nil : previous[key]
+            // One probe per line: a later line of the same identity, rare, wins.
+            if seen.insert(record, at: entries.count, recordAt: { entries[$0].record }) != nil { continue }
+            let earlier = previousTable?.position(of: record) { previous[$0].record }.map { previous[$0] }
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
-            let entry = isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner)
-            // One hash per line: a later line of the same identity, rare, is put back.
-            if let later = table.updateValue(entry, forKey: key) {
-                table[key] = later
-                continue
-            }
-            entries.append(entry)
+            entries.append(isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner))
             if case .managed(let provider) = record.scope {
+                let key = IdentityKey(record)
                 if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
                 } else {
-                    let identity = key
-                    receipts[identity] = provider.onScopeInvalidated { [unowned graph, weak self] in
+                    receipts[key] = provider.onScopeInvalidated { [unowned graph, weak self] in
                         // A receipt cancelled on deactivation leaves `self` nil; the graph
                         // outlives its active containers.
                         guard let self else { return }
-                        graph.resetManagedScope(of: identity, in: self)
+                        graph.resetManagedScope(of: key, in: self)
                     }
                 }
             }
@@ -397,35 +389,38 @@ final class ActiveContainer: @unchecked Sendable {
         entries.reverse()
         for receipt in self.receipts.values { receipt.cancel() }
         self.entries = entries
-        // The table built above is the one publishing asks of every container but the
-        // first; alone in its graph, this container lets it go.
-        self.entriesByIdentity = graph.hasActive(besides: self) ? table : nil
+        // Alone in its graph, this container is never asked which identities it registers
+        // until a managed scope is reset or another container is activated.
+        self.identities = graph.hasActive(besides: self) ? IdentityTable(entries) : nil
         self.receipts = receipts
         return replaced
     }
 
-    /// Whether this container registers `identity`. Caller holds the graph's lock.
-    func registers(_ identity: IdentityKey) -> Bool {
-        entryTable()[identity] != nil
+    /// Whether this container registers the identity of `record`. Caller holds the graph's lock.
+    func registers(_ record: RegistrationRecord) -> Bool {
+        position(of: record) != nil
     }
 
-    /// `entriesByIdentity`, made now if needed.
-    private func entryTable() -> [IdentityKey: IndexEntry] {
-        if let entriesByIdentity { return entriesByIdentity }
-        var table: [IdentityKey: IndexEntry] = [:]
-        table.reserveCapacity(entries.count)
-        for entry in entries { table[IdentityKey(entry.record)] = entry }
-        entriesByIdentity = table
+    /// The position in `entries` of the registration with the identity of `record`.
+    private func position(of record: RegistrationRecord) -> Int? {
+        let entries = self.entries
+        return identityTable().position(of: record) { entries[$0].record }
+    }
+
+    /// `identities`, made now if needed.
+    private func identityTable() -> IdentityTable {
+        if let identities { return identities }
+        let table = IdentityTable(entries)
+        identities = table
         return table
     }
 
     /// Gives a managed registration a fresh entry and returns the old one; nil when the
     /// registration is no longer there. Caller holds the graph's lock.
     func renewEntry(for identity: IdentityKey) -> IndexEntry? {
-        guard let old = entryTable()[identity] else { return nil }
-        let fresh = old.renewed()
-        entriesByIdentity?[identity] = fresh
-        for index in entries.indices where entries[index] === old { entries[index] = fresh }
+        guard let position = position(of: identity.record) else { return nil }
+        let old = entries[position]
+        entries[position] = old.renewed()
         return old
     }
 
@@ -433,7 +428,7 @@ final class ActiveContainer: @unchecked Sendable {
     func unload() {
         for receipt in receipts.values { receipt.cancel() }
         receipts.removeAll()
-        entriesByIdentity = nil
+        identities = nil
         records.removeAll()
         entries.removeAll()
     }

@@ -1,0 +1,48 @@
+import Testing
+@testable import Stitcher
+
+private final class Service: Sendable { init() {} }
+
+@Suite struct IdentityTableTests {
+    private func record(_ dependency: Dependency<Service>) -> RegistrationRecord {
+        RegistrationRecord(dependency)
+    }
+
+    @Test func aSecondLineOfTheSameIdentityFindsTheFirst() {
+        let records = [
+            record(Dependency { Service() }.named("a")),
+            record(Dependency { Service() }.named("b")),
+            record(Dependency { Service() }.named("a")),
+            record(Dependency { (value: Int) in Service() }.named("a")),
+        ]
+        var table = IdentityTable(capacity: records.count)
+        let found = records.indices.map { position in
+            table.insert(records[position], at: position) { records[$0] }
+        }
+        #expect(found == [nil, nil, 0, nil], "same name and parameters are one identity; other parameters are another")
+        #expect(table.count == 3)
+        #expect(table.position(of: records[2]) { records[$0] } == 0)
+        #expect(table.position(of: records[3]) { records[$0] } == 3)
+        #expect(table.position(of: record(Dependency { Service() }.named("c"))) { records[$0] } == nil)
+    }
+
+    @Test func thousandsOfIdentitiesAreEachFoundAtTheirPosition() {
+        let records = (0..<3_000).map { record(Dependency { Service() }.named("service-\($0)")) }
+        var table = IdentityTable(capacity: records.count)
+        for position in records.indices {
+            #expect(table.insert(records[position], at: position) { records[$0] } == nil)
+        }
+        for position in records.indices where table.position(of: records[position], recordAt: { records[$0] }) != position {
+            Issue.record("service-\(position) not found at its position")
+        }
+    }
+
+    @Test func typesAndTheirAliasesAreOneIdentity() {
+        let byType = record(Dependency { Service() })
+        let withAlias = record(Dependency(conformingTo: AnyObject.self) { Service() })
+        let records = [byType, withAlias]
+        var table = IdentityTable(capacity: 2)
+        #expect(table.insert(byType, at: 0) { records[$0] } == nil)
+        #expect(table.insert(withAlias, at: 1) { records[$0] } == 0, "the primary type identifies a registration")
+    }
+}
