@@ -8,6 +8,20 @@ private final class Tracker: PostInstantiationAware, @unchecked Sendable {
     func didInstantiate() { calls.increment() }
 }
 
+private class Plain: @unchecked Sendable {}
+
+private final class AwareSubclass: Plain, PostInstantiationAware, @unchecked Sendable {
+    let calls = Counter()
+    func didInstantiate() { calls.increment() }
+}
+
+private protocol Service: Sendable {}
+
+private struct AwareValue: Service, PostInstantiationAware {
+    let calls = Counter()
+    func didInstantiate() { calls.increment() }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct PostInstantiationAwareTests {
     @Test(arguments: [DependencyScope.instance, .shared, .singleton])
@@ -30,6 +44,26 @@ struct PostInstantiationAwareTests {
     @Test func calledForInstancesRegisteredAsAProtocol() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Tracker() as PostInstantiationAware } })
         let tracker = try #require(try DependencyGraph.inject(byType: PostInstantiationAware.self) as? Tracker)
+        #expect(tracker.calls.value == 1)
+    }
+
+    @Test func calledForAnAwareSubclassRegisteredAsItsPlainSuperclass() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { AwareSubclass() as Plain } })
+        let instance = try #require(try DependencyGraph.inject(byType: Plain.self) as? AwareSubclass)
+        #expect(instance.calls.value == 1)
+    }
+
+    @Test func calledForAnAwareValueBehindAnExistential() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { AwareValue() as any Service } })
+        let value = try #require(try DependencyGraph.inject(byType: (any Service).self) as? AwareValue)
+        #expect(value.calls.value == 1)
+    }
+
+    @Test func calledForInstancesOfAnAsyncFactory() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async -> Tracker in await Task.yield(); return Tracker() }
+        })
+        let tracker = try await DependencyGraph.injectAsync(byType: Tracker.self)
         #expect(tracker.calls.value == 1)
     }
 }

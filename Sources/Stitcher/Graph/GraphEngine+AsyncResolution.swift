@@ -39,7 +39,7 @@ extension GraphEngine {
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
             return try await ResolutionStack.$inherited.withValue(path) {
-                try await record.maker.makeAsync(arguments)
+                record.finish(try await record.makeAsync(arguments))
             }
         }
         let strongly: Bool

@@ -132,7 +132,7 @@ extension GraphEngine {
         case .shared:
             if record.parameterTypes.isEmpty, let object = entry.sharedObject(state.hazard) {
                 if record.storesObjects { return object }
-                if let instance = record.maker.restore(object) { return instance }
+                if let instance = record.restore(object) { return instance }
             }
             strongly = false
         case .singleton, .managed:
@@ -208,7 +208,7 @@ extension GraphEngine {
             state.frames.pop()
             if state.frames.isEmpty { state.endResolution() }
         }
-        return try record.maker.make(parameters ?? .none)
+        return record.finish(try record.make(parameters ?? .none))
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.

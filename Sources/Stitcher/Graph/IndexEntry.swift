@@ -265,11 +265,11 @@ final class IndexEntry: @unchecked Sendable {
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
                 .flatMap { Unmanaged<WeakObject>.fromOpaque($0).takeUnretainedValue().object }
-                .flatMap(record.maker.restore)
+                .flatMap(record.restore)
         }
         switch state(creating: false)?.stored[key] {
         case .strong(let instance): return instance
-        case .weak(let reference): return reference.object.flatMap(record.maker.restore)
+        case .weak(let reference): return reference.object.flatMap(record.restore)
         case nil: return nil
         }
     }
@@ -284,13 +284,13 @@ final class IndexEntry: @unchecked Sendable {
                 Unmanaged<AnyObject>.fromOpaque(retained).release()
             }
         case (true, false):
-            guard let object = record.maker.weakTarget(instance) else { return nil }
+            guard let object = record.weakTarget(instance) else { return nil }
             let box = Unmanaged.passRetained(WeakObject(object)).toOpaque()
             return shared.exchange(box, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
         case (false, true):
             state(creating: true)!.stored[key] = .strong(instance)
         case (false, false):
-            if let object = record.maker.weakTarget(instance) { state(creating: true)!.stored[key] = .weak(WeakObject(object)) }
+            if let object = record.weakTarget(instance) { state(creating: true)!.stored[key] = .weak(WeakObject(object)) }
         }
         return nil
     }

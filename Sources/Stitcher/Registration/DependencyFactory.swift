@@ -17,27 +17,57 @@ public enum DependencyFactory {
         @usableFromInline let parameterTypes: [TypeKey]
         /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
         @usableFromInline let signature: ObjectIdentifier
-        /// Runs the factory; the caller checks that the arguments match `signature`.
-        @usableFromInline let maker: InstanceMaker<T>
+        /// Runs the factory and returns the instance in stored form; the caller checks that
+        /// the arguments match `signature`.
+        @usableFromInline let make: (InjectionArguments) throws -> AnyObject
+        /// Whether `T` is a class, so that instances are stored as themselves.
+        @usableFromInline let storesObjects: Bool
+        /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
+        @usableFromInline let alwaysAware: Bool
+        /// The form of boxed instances and the asynchronous factory, for registrations that
+        /// need them.
+        @usableFromInline let extras: FactoryExtras?
         /// The factory closure's code address and context: tells a builder's re-run of the
         /// same line apart from a different factory registered under the same identity.
         @usableFromInline let origin: ClosureIdentity
 
+        @usableFromInline
+        init(
+            parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity,
+            storesObjects: Bool, extras: FactoryExtras?,
+            make: @escaping (InjectionArguments) throws -> AnyObject
+        ) {
+            alwaysAware = T.self is PostInstantiationAware.Type
+            self.parameterTypes = parameterTypes
+            self.signature = signature
+            self.origin = origin
+            self.storesObjects = storesObjects
+            self.extras = extras
+            self.make = make
+        }
+
         /// Creates a provider from a factory closure without parameters.
         ///
-        /// Inlined, so that for a class the caller's module wraps the factory in a closure
-        /// returning `AnyObject`, compiled for the concrete type: instantiation then runs no
-        /// generic code.
+        /// Inlined, so that the caller's module compiles the closure that makes instances in
+        /// stored form for the concrete type: instantiation then runs no generic code. The
+        /// closure captures nothing but the factory, so that for a factory that captures
+        /// nothing the optimizer makes it a plain function, with no context to allocate.
         @inlinable
         public init(_ factory: @escaping @Sendable () throws -> T) {
-            origin = codeAddress(of: factory)
-            parameterTypes = []
-            signature = InjectionArguments.noParameters
-            let aware = T.self is PostInstantiationAware.Type
             if T.self is AnyClass {
-                maker = ObjectMaker(alwaysAware: aware) { _ in unsafeBitCast(try factory(), to: AnyObject.self) }
+                self.init(
+                    parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory),
+                    storesObjects: true, extras: nil
+                ) { _ in
+                    unsafeBitCast(try factory(), to: AnyObject.self)
+                }
             } else {
-                maker = ValueMaker(storesObjects: false, alwaysAware: aware) { _ in try factory() }
+                self.init(
+                    parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory),
+                    storesObjects: false, extras: FactoryExtras(form: BoxedForm<T>.self)
+                ) { _ in
+                    TypedBox(try factory())
+                }
             }
         }
 
@@ -46,10 +76,16 @@ public enum DependencyFactory {
             asynchronous types: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity,
             make: @escaping (InjectionArguments) async throws -> T
         ) {
-            parameterTypes = types
-            self.signature = signature
-            self.origin = origin
-            maker = AsyncMaker(make)
+            let storesObjects = T.self is AnyClass
+            let extras = FactoryExtras(form: storesObjects ? nil : BoxedForm<T>.self) { arguments in
+                let instance = try await make(arguments)
+                return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+            }
+            self.init(
+                parameterTypes: types, signature: signature, origin: origin, storesObjects: storesObjects, extras: extras
+            ) { _ in
+                throw InjectionError.unsupportedOperation
+            }
         }
 
         /// Creates a provider from a factory closure taking any number of `Hashable` parameters.
@@ -62,29 +98,35 @@ public enum DependencyFactory {
         ) {
             var types: [TypeKey] = []
             repeat types.append(TypeKey((each Parameter).self))
-            parameterTypes = types
-            origin = codeAddress(of: PackFactory(call: factory))
-            let aware = T.self is PostInstantiationAware.Type
+            let origin = codeAddress(of: PackFactory(call: factory))
+            let storesObjects = T.self is AnyClass
+            let extras = storesObjects ? nil : FactoryExtras(form: BoxedForm<T>.self)
             if types.isEmpty {
-                signature = InjectionArguments.noParameters
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
-                maker = ValueMaker(storesObjects: T.self is AnyClass, alwaysAware: aware) { _ in
-                    try factory(repeat each none)
+                self.init(
+                    parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin,
+                    storesObjects: storesObjects, extras: extras
+                ) { _ in
+                    let instance = try factory(repeat each none)
+                    return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+                }
+            } else if storesObjects {
+                // The signature matched: the arguments hold exactly these types.
+                self.init(
+                    parameterTypes: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self),
+                    origin: origin, storesObjects: true, extras: nil
+                ) { arguments in
+                    let values = arguments.load(as: (repeat each Parameter).self)
+                    return unsafeBitCast(try factory(repeat each values), to: AnyObject.self)
                 }
             } else {
-                signature = ObjectIdentifier(ArgumentPack<repeat each Parameter>.self)
-                // The signature matched: the arguments hold exactly these types.
-                if T.self is AnyClass {
-                    maker = ObjectMaker(alwaysAware: aware) { arguments in
-                        let values = arguments.load(as: (repeat each Parameter).self)
-                        return unsafeBitCast(try factory(repeat each values), to: AnyObject.self)
-                    }
-                } else {
-                    maker = ValueMaker(storesObjects: false, alwaysAware: aware) { arguments in
-                        let values = arguments.load(as: (repeat each Parameter).self)
-                        return try factory(repeat each values)
-                    }
+                self.init(
+                    parameterTypes: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self),
+                    origin: origin, storesObjects: false, extras: extras
+                ) { arguments in
+                    let values = arguments.load(as: (repeat each Parameter).self)
+                    return TypedBox(try factory(repeat each values))
                 }
             }
         }

@@ -5,22 +5,29 @@
 /// stored form back into a `T` without a dynamic cast.
 final class RegistrationRecord: @unchecked Sendable {
     // Ordered so that the one-byte fields fill the locator's padding: with the 16-byte
-    // object header, 104 bytes make a 112-byte allocation, where 112 would make 128.
+    // object header, 120 bytes make a 128-byte allocation, where 128 would make 144.
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
     /// Whether `T` is a class, so that instances are stored as themselves.
     let storesObjects: Bool
+    /// Whether every `T` is `PostInstantiationAware`; otherwise only instances whose dynamic
+    /// type differs from `T` (subclasses, values behind an existential) need a check.
+    let alwaysAware: Bool
     let scope: DependencyScope
     /// `identity.hashValue`, compared first when walking the resolution path.
     let identityHash: Int
     let producedType: TypeKey
     let parameterTypes: [TypeKey]
-    /// Makes instances and converts between their stored and weakly held forms.
-    let maker: InstanceMaking
     /// Equal to the `signature` of the injection arguments this registration accepts.
     let signature: ObjectIdentifier
     /// The code address of the factory (see `DependencyFactory.Provider.origin`).
     let origin: ClosureIdentity
+    /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
+    /// caller has checked that the arguments match `signature`. Held in a `let` of a final
+    /// class, so that calling it borrows its context instead of retaining it.
+    let make: (InjectionArguments) throws -> AnyObject
+    /// The form of boxed instances and the asynchronous factory, when there are.
+    let extras: FactoryExtras?
 
     init<R: DependencyRepresenting>(_ representation: R) {
         typealias T = R.T
@@ -34,12 +41,47 @@ final class RegistrationRecord: @unchecked Sendable {
         self.identityHash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
         self.signature = provider.signature
         self.origin = provider.origin
-        storesObjects = provider.maker.storesObjects
-        maker = provider.maker
+        storesObjects = provider.storesObjects
+        alwaysAware = provider.alwaysAware
+        make = provider.make
+        extras = provider.extras
     }
 
     /// Whether the factory is asynchronous.
-    var isAsync: Bool { maker.isAsync }
+    var isAsync: Bool { extras?.makeAsync != nil }
+
+    /// Calls `didInstantiate()` on a new instance in stored form, which is returned.
+    @inline(__always)
+    func finish(_ instance: __owned AnyObject) -> AnyObject {
+        if storesObjects {
+            if alwaysAware || ObjectIdentifier(type(of: instance)) != producedType.id {
+                (instance as? PostInstantiationAware)?.didInstantiate()
+            }
+        } else {
+            let box = unsafeDowncast(instance, to: InstanceBox.self)
+            if alwaysAware || box.holdsAnotherType {
+                (box.anyValue as? PostInstantiationAware)?.didInstantiate()
+            }
+        }
+        return instance
+    }
+
+    /// `make(_:)` from asynchronous code: runs an asynchronous factory, or the synchronous one.
+    func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
+        if let makeAsync = extras?.makeAsync { return try await makeAsync(arguments) }
+        return try make(arguments)
+    }
+
+    /// The object a shared registration holds weakly for an instance in stored form; nil
+    /// when the instance is a value, which cannot be shared.
+    func weakTarget(_ instance: AnyObject) -> AnyObject? {
+        storesObjects ? instance : extras?.form?.weakTarget(instance)
+    }
+
+    /// The stored form of an instance found alive through its weak reference.
+    func restore(_ object: AnyObject) -> AnyObject? {
+        storesObjects ? object : extras?.form?.restore(object)
+    }
 
     /// What the registration is identified by (see `RegistrationIdentity`).
     var identity: RegistrationIdentity { RegistrationIdentity(locator: locator, parameters: parameterTypes) }
@@ -141,16 +183,23 @@ enum LookupKey: Hashable, @unchecked Sendable {
 }
 
 /// A value-type (or existential) instance in stored form.
+@usableFromInline
 class InstanceBox: @unchecked Sendable {
     var anyValue: Any { fatalError("abstract") }
+    /// Whether the value's dynamic type is not the box's type (a value behind an existential).
+    var holdsAnotherType: Bool { fatalError("abstract") }
 }
 
+@usableFromInline
 final class TypedBox<T>: InstanceBox, @unchecked Sendable {
     let value: T
 
+    @usableFromInline
     init(_ value: T) { self.value = value }
 
     override var anyValue: Any { value }
+
+    override var holdsAnotherType: Bool { ObjectIdentifier(Swift.type(of: value as Any)) != ObjectIdentifier(T.self) }
 
     /// The underlying object when the value is a class instance behind an existential.
     var object: AnyObject? {

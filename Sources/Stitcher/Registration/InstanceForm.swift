@@ -1,0 +1,43 @@
+/// How boxed instances of a registration's type are taken apart and put back together.
+///
+/// Used as a metatype (`BoxedForm<T>.self`), which costs no allocation: a class method
+/// call dispatches on `T` without a closure context per registration.
+@usableFromInline
+class InstanceForm {
+    /// The object a shared registration holds weakly for a boxed instance; nil when the
+    /// instance is a value, which cannot be shared.
+    class func weakTarget(_ instance: AnyObject) -> AnyObject? { nil }
+    /// The boxed form of an instance found alive through its weak reference.
+    class func restore(_ object: AnyObject) -> AnyObject? { nil }
+}
+
+/// The `InstanceForm` of a type `T` that is not a class (a value or an existential).
+@usableFromInline
+final class BoxedForm<T>: InstanceForm {
+    override class func weakTarget(_ instance: AnyObject) -> AnyObject? {
+        (instance as? TypedBox<T>)?.object
+    }
+
+    override class func restore(_ object: AnyObject) -> AnyObject? {
+        (object as? T).map { TypedBox($0) }
+    }
+}
+
+/// What a registration needs beyond its synchronous factory, when it needs it: the form
+/// of a type that is not a class, and an asynchronous factory.
+///
+/// Most registrations produce a class with a synchronous factory and have none, so that
+/// their records stay one 128-byte allocation.
+@usableFromInline
+final class FactoryExtras: @unchecked Sendable {
+    /// Set when instances are boxed.
+    let form: InstanceForm.Type?
+    /// Set for an asynchronous factory: runs it and returns the instance in stored form.
+    let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
+
+    @usableFromInline
+    init(form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil) {
+        self.form = form
+        self.makeAsync = makeAsync
+    }
+}
