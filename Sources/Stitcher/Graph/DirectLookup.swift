@@ -46,7 +46,7 @@ struct DirectLookup: @unchecked Sendable {
     static func kind(of entry: IndexEntry, as requestedType: ObjectIdentifier) -> Kind {
         let record = entry.record
         guard record.storesObjects, record.producedType.id == requestedType else { return .none }
-        if !record.parameterTypes.isEmpty { return .parameterized }
+        if record.takesParameters { return .parameterized }
         return switch record.scope {
         case .singleton, .managed: .published
         case .shared: .shared

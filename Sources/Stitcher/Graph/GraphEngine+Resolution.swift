@@ -130,7 +130,7 @@ extension GraphEngine {
         case .instance:
             return try makeTransient(entry, arguments, state)
         case .shared:
-            if record.parameterTypes.isEmpty, let object = entry.sharedObject(state.hazard) {
+            if !record.takesParameters, let object = entry.sharedObject(state.hazard) {
                 if record.storesObjects { return object }
                 if let instance = record.restore(object) { return instance }
             }
@@ -139,7 +139,7 @@ extension GraphEngine {
             strongly = true
         }
         try checkCycle(entry, arguments, state)
-        let key = record.parameterTypes.isEmpty ? ArgumentKey.empty : arguments.key
+        let key = record.takesParameters ? arguments.key : ArgumentKey.empty
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
         return try entry.instance(
@@ -199,7 +199,7 @@ extension GraphEngine {
             throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
         }
         let record = entry.record
-        let parameters = record.parameterTypes.isEmpty ? nil : arguments
+        let parameters = record.takesParameters ? arguments : nil
         // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
         // that a deep path through one registration is not hashed again at every level.
         let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
@@ -227,7 +227,7 @@ extension GraphEngine {
         // different parameters compares no values and touches no entry. Hashed only when
         // the path holds the same identity.
         var argumentHash: Int?
-        let parameterized = entry.record.parameterTypes.isEmpty ? nil : arguments
+        let parameterized = entry.record.takesParameters ? arguments : nil
         try state.frames.forEach { frame in
             guard frame.identityHash == hash else { return }
             if let arguments = parameterized {
@@ -250,7 +250,7 @@ extension GraphEngine {
     }
 
     private func sameArguments(_ entry: IndexEntry, _ lhs: InjectionArguments?, _ rhs: InjectionArguments) -> Bool {
-        entry.record.parameterTypes.isEmpty || lhs?.key == rhs.key
+        !entry.record.takesParameters || lhs?.key == rhs.key
     }
 
     private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {

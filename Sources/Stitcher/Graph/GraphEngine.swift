@@ -315,7 +315,7 @@ final class GraphEngine: @unchecked Sendable {
 
     private func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
         current.entries.filter { entry in
-            entry.record.eagerness == .eager && entry.record.parameterTypes.isEmpty
+            entry.record.eagerness == .eager && !entry.record.takesParameters
                 && entry.owner == ObjectIdentifier(record)
         }
     }

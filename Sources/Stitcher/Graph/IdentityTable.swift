@@ -2,8 +2,8 @@
 /// for loading a container: it finds the later line of the same identity, and the entry a
 /// builder's re-run keeps.
 ///
-/// A bucket is one word: the high 32 bits of the registration's identity hash, computed
-/// once when its record was made, above its position plus one. The registrations stay in
+/// A bucket is one word: the registration's 32-bit identity hash, computed once when its
+/// record was made, above its position plus one. The registrations stay in
 /// the caller's array, so inserting hashes nothing and copies nothing; a
 /// `[IdentityKey: IndexEntry]` would run SipHash per line and take about 42 bytes per
 /// registration, where this takes about 10.
@@ -15,7 +15,7 @@
 /// }
 /// ```
 struct IdentityTable: Sendable {
-    /// Empty (0), or the hash's high 32 bits above the position plus one.
+    /// Empty (0), or the 32-bit identity hash above the position plus one.
     private var buckets: [UInt64]
     private let mask: Int
     /// How many positions were added.
@@ -89,6 +89,7 @@ struct IdentityTable: Sendable {
 
     @inline(__always)
     private static func tag(_ hash: Int) -> UInt64 {
-        UInt64(truncatingIfNeeded: hash) & tagMask
+        // Identity hashes have 32 bits (see `RegistrationRecord.identityHash`).
+        UInt64(UInt32(truncatingIfNeeded: hash)) << 32
     }
 }

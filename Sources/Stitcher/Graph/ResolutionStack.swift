@@ -65,7 +65,7 @@ final class InheritedResolution: @unchecked Sendable {
         /// read only for a registration that takes parameters).
         func builds(_ entry: IndexEntry, with arguments: @autoclosure () -> ArgumentKey) -> Bool {
             identityHash == entry.record.identityHash && owner == entry.owner && identity == entry.record.identity
-                && (entry.record.parameterTypes.isEmpty || self.arguments == arguments())
+                && (!entry.record.takesParameters || self.arguments == arguments())
         }
     }
 

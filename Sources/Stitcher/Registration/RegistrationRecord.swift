@@ -4,8 +4,9 @@
 /// produced type `T` is a class, a `TypedBox<T>` otherwise. Lookups of exactly `T` turn the
 /// stored form back into a `T` without a dynamic cast.
 final class RegistrationRecord: @unchecked Sendable {
-    // Ordered so that the one-byte fields fill the locator's padding: with the 16-byte
-    // object header, 120 bytes make a 128-byte allocation, where 128 would make 144.
+    // Ordered so that the one-byte fields and the 32-bit hash fill the word after the
+    // locator: with the 16-byte object header, 112 bytes make a 112-byte allocation, where
+    // a 64-bit hash would make 128.
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
     /// Whether `T` is a class, so that instances are stored as themselves.
@@ -13,13 +14,13 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Whether every `T` is `PostInstantiationAware`; otherwise only instances whose dynamic
     /// type differs from `T` (subclasses, values behind an existential) need a check.
     let alwaysAware: Bool
+    /// `identity.hashValue` cut to 32 bits (see `identityHash`).
+    private let shortIdentityHash: Int32
     let scope: DependencyScope
-    /// `identity.hashValue`, compared first when walking the resolution path.
-    let identityHash: Int
     let producedType: TypeKey
-    let parameterTypes: [TypeKey]
-    /// Equal to the `signature` of the injection arguments this registration accepts.
-    let signature: ObjectIdentifier
+    /// The parameter types and signature; nil when the registration takes no parameters,
+    /// which most do, so that they pay one word for both.
+    private let parameters: RegistrationParameters?
     /// The code address of the factory (see `DependencyFactory.Provider.origin`).
     let origin: ClosureIdentity
     /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
@@ -37,15 +38,29 @@ final class RegistrationRecord: @unchecked Sendable {
         self.scope = representation.scope
         self.eagerness = representation.eagerness
         self.producedType = TypeKey(T.self)
-        self.parameterTypes = provider.parameterTypes
-        self.identityHash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
-        self.signature = provider.signature
+        self.parameters = provider.parameterTypes.isEmpty
+            ? nil : RegistrationParameters(types: provider.parameterTypes, signature: provider.signature)
+        let hash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
+        self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
         self.origin = provider.origin
         storesObjects = provider.storesObjects
         alwaysAware = provider.alwaysAware
         make = provider.make
         extras = provider.extras
     }
+
+    /// A hash of `identity`, compared before the identities themselves when walking the
+    /// resolution path or a table of registrations. 32 bits are enough to filter, and keep
+    /// the record one size class smaller.
+    @inline(__always)
+    var identityHash: Int { Int(shortIdentityHash) }
+
+    /// Whether the registration takes parameters.
+    @inline(__always)
+    var takesParameters: Bool { parameters != nil }
+
+    /// The types of the parameters the registration takes, in order.
+    var parameterTypes: [TypeKey] { parameters?.types ?? [] }
 
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
@@ -89,7 +104,7 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Whether an injection with `arguments` matches the parameters this registration takes.
     @inline(__always)
     func accepts(_ arguments: InjectionArguments) -> Bool {
-        signature == arguments.signature
+        (parameters?.signature ?? InjectionArguments.noParameters) == arguments.signature
     }
 
     /// Whether `other` declares the same dependency as this record: a builder's re-run of the
@@ -149,6 +164,18 @@ struct RegistrationIdentity: Hashable, Sendable {
         case .type(let types): primary = .type(types.first ?? TypeKey(Never.self))
         }
         self.parameters = parameters
+    }
+}
+
+/// The parameters of a registration that takes some.
+final class RegistrationParameters: Sendable {
+    let types: [TypeKey]
+    /// Equal to the `signature` of the injection arguments the registration accepts.
+    let signature: ObjectIdentifier
+
+    init(types: [TypeKey], signature: ObjectIdentifier) {
+        self.types = types
+        self.signature = signature
     }
 }
 
