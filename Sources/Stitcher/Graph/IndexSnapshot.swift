@@ -6,14 +6,12 @@ final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
     private let byType: TypeTable
-    /// For each name, its position in `nameRows`.
+    /// For each name, one word (its row): when one registration has the name, the
+    /// `DirectLookup` bits for a request of the type it produces, with the entry's address
+    /// even when the lookup is not direct; when several have it, `sharedNameFlag` and the
+    /// position of their list in `sharedNameLists`, shifted by four. Entries are held
+    /// unretained: `entries` keeps them alive.
     private let byName: NameTable
-    /// For each name, one word: when one registration has the name, the `DirectLookup` bits
-    /// for a request of the type it produces, with the entry's address even when the lookup
-    /// is not direct; when several have it, `sharedNameFlag` and the position of their
-    /// list in `sharedNameLists`, shifted by four. Entries are held unretained: `entries`
-    /// keeps them alive.
-    private let nameRows: [UInt]
     private let sharedNameLists: [EntryList]
     private static let sharedNameFlag: UInt = 0b1000
     private let byValue: [AnyHashable: EntryList]
@@ -25,32 +23,29 @@ final class IndexSnapshot: @unchecked Sendable {
         self.isIndexed = indexed
         var byType: [ObjectIdentifier: EntryList] = [:]
         var byValue: [AnyHashable: EntryList] = [:]
-        var positions = NameTable.empty
-        var nameRows: [UInt] = []
+        var byName = NameTable.empty
         var sharedNameLists: [EntryList] = []
         func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
             if table[key]?.append(entry) == nil { table[key] = EntryList(entry) }
         }
         if indexed {
-            positions = NameTable(capacity: capacity)
-            nameRows.reserveCapacity(capacity)
+            byName = NameTable(capacity: capacity)
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
                     for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    let (position, inserted) = positions.insert(name) { position in
-                        Self.name(inRow: nameRows[position], sharedNameLists)
-                    }
-                    if inserted {
-                        let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
-                        nameRows.append(DirectLookup.address(of: entry) | UInt(kind.rawValue))
-                    } else if nameRows[position] & Self.sharedNameFlag != 0 {
-                        sharedNameLists[Int(nameRows[position] >> 4)].append(entry)
+                    let nameOf = { (row: UInt) in Self.name(inRow: row, sharedNameLists) }
+                    let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
+                    let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
+                    guard let existing = byName.insert(row, named: name, nameOf: nameOf) else { break }
+                    if existing & Self.sharedNameFlag != 0 {
+                        sharedNameLists[Int(existing >> 4)].append(entry)
                     } else {
-                        var list = EntryList(Self.entry(inRow: nameRows[position]))
+                        var list = EntryList(Self.entry(inRow: existing))
                         list.append(entry)
-                        nameRows[position] = Self.sharedNameFlag | UInt(sharedNameLists.count) << 4
+                        let shared = Self.sharedNameFlag | UInt(sharedNameLists.count) << 4
+                        byName.replaceRow(named: name, with: shared, nameOf: nameOf)
                         sharedNameLists.append(list)
                     }
                 case .value(let value):
@@ -59,8 +54,7 @@ final class IndexSnapshot: @unchecked Sendable {
             }
         }
         self.byType = TypeTable(byType)
-        self.byName = positions
-        self.nameRows = nameRows
+        self.byName = byName
         self.sharedNameLists = sharedNameLists
         self.byValue = byValue
     }
@@ -82,8 +76,8 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let position = position(of: name) else { return .none }
-        let lookup = DirectLookup(bits: nameRows[position])
+        guard isIndexed, let row = row(named: name) else { return .none }
+        let lookup = DirectLookup(bits: row)
         guard lookup.bits & Self.sharedNameFlag == 0, lookup.kind != .none,
               lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
@@ -110,11 +104,11 @@ final class IndexSnapshot: @unchecked Sendable {
         return name
     }
 
-    /// The position of `name` in `nameRows`.
+    /// The row of `name` (see `byName`).
     @inline(__always)
-    private func position(of name: String) -> Int? {
-        byName.position(of: name) { position in
-            Self.firstEntry(inRow: nameRows[position], sharedNameLists)._withUnsafeGuaranteedRef {
+    private func row(named name: String) -> UInt? {
+        byName.row(named: name) { row in
+            Self.firstEntry(inRow: row, sharedNameLists)._withUnsafeGuaranteedRef {
                 $0.record.locator.isLocatedBy(name: name)
             }
         }
@@ -124,9 +118,8 @@ final class IndexSnapshot: @unchecked Sendable {
     @inline(__always)
     func entries(named name: String) -> EntryList? {
         guard isIndexed else { return scan(for: .name(name)) }
-        return position(of: name).map { position in
-            let row = nameRows[position]
-            return row & Self.sharedNameFlag != 0 ? sharedNameLists[Int(row >> 4)] : EntryList(Self.entry(inRow: row))
+        return row(named: name).map { row in
+            row & Self.sharedNameFlag != 0 ? sharedNameLists[Int(row >> 4)] : EntryList(Self.entry(inRow: row))
         }
     }
 

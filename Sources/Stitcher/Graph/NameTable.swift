@@ -1,27 +1,34 @@
-/// An open-addressing hash table from a registration name to its position in the index.
+/// An open-addressing hash table of registration names, whose buckets hold the index's
+/// row for each name.
 ///
-/// A `[String: Int]` would do, but Swift dictionaries keep their load under 3/4 by doubling,
-/// so 100,000 names land in 262,144 buckets of 24 bytes: about 63 bytes per name. Here a
-/// bucket is one word (a tag of the name's hash and the position) and the table fills up
-/// to 7/8, and the names are not copied: the caller tells the name at a position (the
-/// index reads it from the registration), about 10 bytes per name. The tag rejects almost
-/// every other name without reading it.
+/// A `[String: UInt]` would do, but Swift dictionaries keep their load under 3/4 by
+/// doubling, so 100,000 names land in 262,144 buckets of 24 bytes: about 63 bytes per name.
+/// Here a bucket is one word, the row itself, and the table fills up to 7/8: about 10
+/// bytes per name, and a lookup reads the row from the bucket it probes. The names are not
+/// copied: the caller tells a row's name (the index reads it from the registration).
+///
+/// A row is a nonzero word whose top 16 bits are free (an address plus flags); the table
+/// puts a tag of the name's hash there, which rejects almost every other name without
+/// reading it. Should a row ever use those bits (tagged pointers), the table drops its tags
+/// and compares names instead.
 ///
 /// Names are hashed with `String.hashValue`, which is seeded per process, so names chosen
 /// by an adversary cannot force collisions.
 ///
 /// ```swift
 /// var table = NameTable(capacity: 2)
-/// var names: [String] = []
-/// if table.insert("db", nameAt: { names[$0] }).inserted { names.append("db") }
-/// table.position(of: "db") { names[$0] == "db" }  // 0
+/// var names: [UInt: String] = [:]
+/// if table.insert(1, named: "db", nameOf: { names[$0]! }) == nil { names[1] = "db" }
+/// table.row(named: "db") { names[$0] == "db" }  // 1
 /// ```
 struct NameTable: Sendable {
-    /// Empty (0), or the hash's high 32 bits above the position plus one.
-    private var buckets: [UInt64]
-    /// How many names the table holds, at positions `0..<count`.
+    /// Empty (0), or a row with its name's tag in `tagMask` when `isTagged`.
+    private var buckets: [UInt]
+    /// How many names the table holds.
     private(set) var count = 0
     private let mask: Int
+    /// Whether every row leaves the tag bits free, so that buckets carry tags.
+    private(set) var isTagged = true
 
     static let empty = NameTable(capacity: 0)
 
@@ -29,76 +36,93 @@ struct NameTable: Sendable {
     init(capacity: Int) {
         var size = 8
         while size * 7 < capacity * 8 { size <<= 1 }
-        buckets = [UInt64](repeating: 0, count: size)
+        buckets = [UInt](repeating: 0, count: size)
         mask = size - 1
     }
 
-    /// The same names at the same positions, in a table twice the size.
-    private func grown(nameAt: (Int) -> String) -> NameTable {
-        var larger = NameTable(capacity: buckets.count * 2)
-        for position in 0..<count { larger.place(nameAt(position).hashValue, at: position) }
-        larger.count = count
-        return larger
+    /// The same rows in a table of `size` buckets, tagged when `tagged`.
+    private func rebuilt(size: Int, tagged: Bool, nameOf: (UInt) -> String) -> NameTable {
+        var table = NameTable(capacity: size * 7 / 8)
+        table.isTagged = tagged
+        for bucket in buckets where bucket != 0 {
+            let row = isTagged ? bucket & ~Self.tagMask : bucket
+            table.place(row, hash: nameOf(row).hashValue)
+        }
+        table.count = count
+        return table
     }
 
-    /// Puts a position whose name has `hash` in the first free bucket of its probe sequence.
-    private mutating func place(_ hash: Int, at position: Int) {
+    /// Puts a row whose name has `hash` in the first free bucket of its probe sequence.
+    private mutating func place(_ row: UInt, hash: Int) {
         var index = hash & mask
         while buckets[index] != 0 { index = (index + 1) & mask }
-        buckets[index] = Self.tag(hash) | UInt64(position + 1)
+        buckets[index] = isTagged ? Self.tag(hash) | row : row
     }
 
-    /// The position of `name`, giving it the next position if it is new; the caller then
-    /// keeps the name so that `nameAt` returns it for that position.
+    /// The row of `name` when the table has one; otherwise nil, after adding `row` for it.
     ///
-    /// - Parameter nameAt: the name at one of the positions already given.
-    /// - Returns: the position, and whether the name was added.
-    mutating func insert(_ name: String, nameAt: (Int) -> String) -> (position: Int, inserted: Bool) {
+    /// - Parameters:
+    ///   - row: nonzero.
+    ///   - nameOf: the name of one of the rows already added.
+    mutating func insert(_ row: UInt, named name: String, nameOf: (UInt) -> String) -> UInt? {
+        precondition(row != 0, "a row is never zero: zero marks an empty bucket")
         let hash = name.hashValue
-        let tag = Self.tag(hash)
-        var index = hash & mask
-        while true {
-            let bucket = buckets[index]
-            if bucket == 0 { break }
-            if bucket & Self.tagMask == tag {
-                let position = Int(truncatingIfNeeded: bucket & Self.positionMask) - 1
-                if nameAt(position) == name { return (position, false) }
-            }
-            index = (index + 1) & mask
+        if let found = probe(name, hash, isNamed: { nameOf($0) == name }) { return buckets[found] & rowMask }
+        if isTagged && row & Self.tagMask != 0 {
+            self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
         }
-        if (count + 1) * 8 > buckets.count * 7 { self = grown(nameAt: nameAt) }
-        place(hash, at: count)
+        if (count + 1) * 8 > buckets.count * 7 {
+            self = rebuilt(size: buckets.count * 2, tagged: isTagged, nameOf: nameOf)
+        }
+        place(row, hash: hash)
         count += 1
-        return (count - 1, true)
+        return nil
     }
 
-    /// The position of `name`, or nil when it is not in the table.
+    /// Replaces the row of a name the table holds.
     ///
-    /// - Parameter isNamed: whether the name at a position is `name`; asked only of
-    ///   positions whose hash tag matches.
+    /// - Parameter row: nonzero, with the tag bits free unless the table has dropped its tags.
+    mutating func replaceRow(named name: String, with row: UInt, nameOf: (UInt) -> String) {
+        guard let index = probe(name, name.hashValue, isNamed: { nameOf($0) == name }) else {
+            preconditionFailure("replaceRow(named:with:nameOf:) needs a name the table holds")
+        }
+        precondition(row != 0 && (!isTagged || row & Self.tagMask == 0), "a replacement row keeps the tag bits free")
+        buckets[index] = buckets[index] & ~rowMask | row
+    }
+
+    /// The row of `name`, or nil when the table has none.
+    ///
+    /// - Parameter isNamed: whether a row's name is `name`; asked only of rows whose hash
+    ///   tag matches.
     @inline(__always)
-    func position(of name: String, isNamed: (Int) -> Bool) -> Int? {
-        let hash = name.hashValue
-        let tag = Self.tag(hash)
+    func row(named name: String, isNamed: (UInt) -> Bool) -> UInt? {
+        probe(name, name.hashValue, isNamed: isNamed).map { buckets[$0] & rowMask }
+    }
+
+    /// The index of the bucket holding `name`'s row.
+    @inline(__always)
+    private func probe(_ name: String, _ hash: Int, isNamed: (UInt) -> Bool) -> Int? {
+        let tag = isTagged ? Self.tag(hash) : 0
+        let tagMask = isTagged ? Self.tagMask : 0
         var index = hash & mask
         return buckets.withUnsafeBufferPointer { buckets in
             while true {
                 let bucket = buckets[index]
                 if bucket == 0 { return nil }
-                if bucket & Self.tagMask == tag {
-                    let position = Int(truncatingIfNeeded: bucket & Self.positionMask) - 1
-                    if isNamed(position) { return position }
-                }
+                if bucket & tagMask == tag && isNamed(bucket & ~tagMask) { return index }
                 index = (index + 1) & mask
             }
         }
     }
 
-    private static let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
-    private static let positionMask: UInt64 = 0x0000_0000_FFFF_FFFF
+    /// The bits of a bucket that hold its row.
+    private var rowMask: UInt { isTagged ? ~Self.tagMask : ~0 }
+
+    /// The top 16 bits; none on a 32-bit platform, where rows use every bit.
+    private static let tagMask = UInt(truncatingIfNeeded: 0xFFFF_0000_0000_0000 as UInt64)
 
     @inline(__always)
-    private static func tag(_ hash: Int) -> UInt64 {
-        UInt64(truncatingIfNeeded: hash) & tagMask
+    private static func tag(_ hash: Int) -> UInt {
+        UInt(truncatingIfNeeded: hash) & tagMask
     }
 }
