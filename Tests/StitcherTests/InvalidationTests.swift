@@ -11,6 +11,10 @@ import OpenCombine
 
 private final class LogoutService: Sendable {}
 private final class Settings: Sendable {}
+private final class Endpoint: Sendable {
+    let region: String
+    init(region: String) { self.region = region }
+}
 
 private final class SessionModel: ObservableObject, @unchecked Sendable {
     @Published var isLoggedIn = false
@@ -136,6 +140,33 @@ struct InvalidationTests {
         subject.send()
         #expect(try DependencyGraph.inject(byType: Settings.self) === settings)
         #expect(logout == nil, "the removed registration's singleton is released")
+    }
+
+    @Test func aRebuiltFactoryThatCapturesValuesIsDeclaredAnew() throws {
+        let flag = Flag(true)
+        let subject = PassthroughSubject<Void, Never>()
+        let label = "settings"
+        let shared = Dependency { () -> Settings in
+            _ = label  // captured: the closure has a context
+            return Settings()
+        }
+        .scope(.singleton)
+        DependencyGraph.activate(DependencyContainer {
+            let region = flag.isOn ? "eu" : "us"
+            Dependency { Endpoint(region: region) }.scope(.singleton)
+            shared
+        }
+        .invalidated(tracking: subject))
+        let first = try DependencyGraph.inject(byType: Endpoint.self)
+        let settings = try DependencyGraph.inject(byType: Settings.self)
+        #expect(first.region == "eu")
+        flag.isOn = false
+        subject.send()
+        #expect(try DependencyGraph.inject(byType: Endpoint.self).region == "us", "its captures may have changed")
+        #expect(
+            try DependencyGraph.inject(byType: Settings.self) === settings,
+            "the same declaration, captured context included, keeps its instance"
+        )
     }
 
     @Test func invalidatingAnInactiveContainerIsHarmless() throws {

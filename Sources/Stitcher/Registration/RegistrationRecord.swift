@@ -5,30 +5,33 @@
 /// stored form back into a `T` without a dynamic cast.
 final class RegistrationRecord: @unchecked Sendable {
     // Ordered so that the one-byte fields and the 32-bit hash fill the word after the
-    // locator: with the 16-byte object header, 112 bytes make a 112-byte allocation, where
-    // a 64-bit hash would make 128.
+    // locator, and what few registrations need is in `extras`: with the 16-byte object
+    // header, 88 bytes make a 96-byte allocation.
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
-    /// Whether `T` is a class, so that instances are stored as themselves.
-    let storesObjects: Bool
-    /// Whether every `T` is `PostInstantiationAware`; otherwise only instances whose dynamic
-    /// type differs from `T` (subclasses, values behind an existential) need a check.
-    let alwaysAware: Bool
+    private let flags: Flags
     /// `identity.hashValue` cut to 32 bits (see `identityHash`).
     private let shortIdentityHash: Int32
     let scope: DependencyScope
     let producedType: TypeKey
-    /// The parameter types and signature; nil when the registration takes no parameters,
-    /// which most do, so that they pay one word for both.
-    private let parameters: RegistrationParameters?
-    /// The code address of the factory (see `DependencyFactory.Provider.origin`).
-    let origin: ClosureIdentity
+    /// The code address of the factory (see `origin`).
+    private let originCode: UInt
     /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
-    /// caller has checked that the arguments match `signature`. Held in a `let` of a final
-    /// class, so that calling it borrows its context instead of retaining it.
+    /// caller has checked `accepts(_:)`. Held in a `let` of a final class, so that calling
+    /// it borrows its context instead of retaining it.
     let make: (InjectionArguments) throws -> AnyObject
-    /// The form of boxed instances and the asynchronous factory, when there are.
-    let extras: FactoryExtras?
+    /// What a registration needs only when it takes parameters, produces a value, has an
+    /// asynchronous factory or a factory that captures values; nil for most.
+    private let extras: RegistrationExtras?
+
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        /// `T` is a class, so that instances are stored as themselves.
+        static let storesObjects = Flags(rawValue: 1)
+        /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
+        static let alwaysAware = Flags(rawValue: 2)
+        static let takesParameters = Flags(rawValue: 4)
+    }
 
     init<R: DependencyRepresenting>(_ representation: R) {
         typealias T = R.T
@@ -38,15 +41,16 @@ final class RegistrationRecord: @unchecked Sendable {
         self.scope = representation.scope
         self.eagerness = representation.eagerness
         self.producedType = TypeKey(T.self)
-        self.parameters = provider.parameterTypes.isEmpty
-            ? nil : RegistrationParameters(types: provider.parameterTypes, signature: provider.signature)
         let hash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
         self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
-        self.origin = provider.origin
-        storesObjects = provider.storesObjects
-        alwaysAware = provider.alwaysAware
+        self.originCode = provider.origin.code
+        var flags: Flags = []
+        if provider.storesObjects { flags.insert(.storesObjects) }
+        if provider.alwaysAware { flags.insert(.alwaysAware) }
+        if !provider.parameterTypes.isEmpty { flags.insert(.takesParameters) }
+        self.flags = flags
         make = provider.make
-        extras = provider.extras
+        extras = RegistrationExtras(provider)
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the
@@ -55,12 +59,19 @@ final class RegistrationRecord: @unchecked Sendable {
     @inline(__always)
     var identityHash: Int { Int(shortIdentityHash) }
 
+    /// Whether `T` is a class, so that instances are stored as themselves.
+    @inline(__always)
+    var storesObjects: Bool { flags.contains(.storesObjects) }
+
     /// Whether the registration takes parameters.
     @inline(__always)
-    var takesParameters: Bool { parameters != nil }
+    var takesParameters: Bool { flags.contains(.takesParameters) }
 
     /// The types of the parameters the registration takes, in order.
-    var parameterTypes: [TypeKey] { parameters?.types ?? [] }
+    var parameterTypes: [TypeKey] { extras?.parameterTypes ?? [] }
+
+    /// The factory closure's code address and context (see `DependencyFactory.Provider.origin`).
+    var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: extras?.originContext ?? 0) }
 
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
@@ -69,12 +80,12 @@ final class RegistrationRecord: @unchecked Sendable {
     @inline(__always)
     func finish(_ instance: __owned AnyObject) -> AnyObject {
         if storesObjects {
-            if alwaysAware || ObjectIdentifier(type(of: instance)) != producedType.id {
+            if flags.contains(.alwaysAware) || ObjectIdentifier(type(of: instance)) != producedType.id {
                 (instance as? PostInstantiationAware)?.didInstantiate()
             }
         } else {
             let box = unsafeDowncast(instance, to: InstanceBox.self)
-            if alwaysAware || box.holdsAnotherType {
+            if flags.contains(.alwaysAware) || box.holdsAnotherType {
                 (box.anyValue as? PostInstantiationAware)?.didInstantiate()
             }
         }
@@ -104,7 +115,7 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Whether an injection with `arguments` matches the parameters this registration takes.
     @inline(__always)
     func accepts(_ arguments: InjectionArguments) -> Bool {
-        (parameters?.signature ?? InjectionArguments.noParameters) == arguments.signature
+        (extras?.signature ?? InjectionArguments.noParameters) == arguments.signature
     }
 
     /// Whether `other` declares the same dependency as this record: a builder's re-run of the
@@ -164,18 +175,6 @@ struct RegistrationIdentity: Hashable, Sendable {
         case .type(let types): primary = .type(types.first ?? TypeKey(Never.self))
         }
         self.parameters = parameters
-    }
-}
-
-/// The parameters of a registration that takes some.
-final class RegistrationParameters: Sendable {
-    let types: [TypeKey]
-    /// Equal to the `signature` of the injection arguments the registration accepts.
-    let signature: ObjectIdentifier
-
-    init(types: [TypeKey], signature: ObjectIdentifier) {
-        self.types = types
-        self.signature = signature
     }
 }
 
