@@ -18,11 +18,13 @@ let package = Package(
                 .product(name: "Stitcher", package: "Stitcher"),
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Swinject", package: "Swinject"),
+                "OpaqueUse",
             ],
             path: "Benchmarks/StitcherBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
         .executableTarget(
             name: "Profile",
             dependencies: [.product(name: "Stitcher", package: "Stitcher")],

@@ -20,10 +20,15 @@ final class GraphRoot: @unchecked Sendable {
 final class WideService: @unchecked Sendable { init() {} }
 final class WrapperService: @unchecked Sendable { init() {} }
 
-/// A holder of an `@Injected` property and of a plain stored property, for workload 9.
+/// A holder of an `@Injected` property and of plain stored properties, for workload 9.
+///
+/// A property wrapper's storage is always a `var`: reading it for a call that takes the
+/// value retains it, as for any `var`, where a `let` can lend its value without a retain.
+/// Both plain forms are measured.
 final class PropertyHolder: @unchecked Sendable {
     @Injected var injected: WrapperService
     let stored = WrapperService()
+    var storedVariable = WrapperService()
 }
 
 /// The number of named registrations in workloads 6 and 7.

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import OpaqueUse
 import Stitcher
 import Swinject
 
@@ -172,8 +173,21 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("9 @Injected read: baseline stored property") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(holder.stored) }
     }
+    Benchmark("9 @Injected read: baseline stored var property") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(holder.storedVariable) }
+    }
     Benchmark("9 @Injected read: Stitcher") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(holder.injected) }
+    }
+    // The same reads, each passed to a function the optimizer cannot see into.
+    Benchmark("9 @Injected read, opaque use: baseline stored property") { benchmark in
+        for _ in benchmark.scaledIterations { use(holder.stored) }
+    }
+    Benchmark("9 @Injected read, opaque use: baseline stored var property") { benchmark in
+        for _ in benchmark.scaledIterations { use(holder.storedVariable) }
+    }
+    Benchmark("9 @Injected read, opaque use: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { use(holder.injected) }
     }
 }
 
