@@ -66,4 +66,22 @@ struct PostInstantiationAwareTests {
         let tracker = try await DependencyGraph.injectAsync(byType: Tracker.self)
         #expect(tracker.calls.value == 1)
     }
+
+    @Test func registrationsAlternatingBetweenAwareAndPlainTypesEachGetTheirAnswer() throws {
+        DependencyGraph.activate(DependencyContainer {
+            for index in 0..<6 {
+                if index.isMultiple(of: 2) {
+                    Dependency { Plain() }.named("plain-\(index)").scope(.instance)
+                } else {
+                    Dependency { Tracker() }.named("aware-\(index)").scope(.instance)
+                }
+            }
+        })
+        for index in stride(from: 1, to: 6, by: 2) {
+            let tracker: Tracker = try DependencyGraph.inject(byName: "aware-\(index)")
+            #expect(tracker.calls.value == 1)
+        }
+        let plain: Plain = try DependencyGraph.inject(byName: "plain-0")
+        #expect(!(plain is PostInstantiationAware))
+    }
 }

@@ -24,7 +24,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     public let eagerness: DependencyEagerness
     public let dependencyProvider: DependencyFactory.Provider<T>
 
-    @usableFromInline
+    @inlinable
     init(
         locator: DependencyLocator,
         scope: DependencyScope,
@@ -37,7 +37,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
         self.dependencyProvider = provider
     }
 
-    @usableFromInline
+    @inlinable
     init(locator: DependencyLocator, provider: DependencyFactory.Provider<T>) {
         self.init(locator: locator, scope: .automatic(for: T.self), eagerness: .lazy, provider: provider)
     }

@@ -37,7 +37,7 @@ public enum DependencyFactory {
             storesObjects: Bool, extras: FactoryExtras?,
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
-            alwaysAware = T.self is PostInstantiationAware.Type
+            alwaysAware = isPostInstantiationAware(T.self)
             self.parameterTypes = parameterTypes
             self.signature = signature
             self.origin = origin

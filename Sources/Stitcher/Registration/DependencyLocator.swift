@@ -14,7 +14,7 @@
 public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, @unchecked Sendable {
         case name(String)
-        case type([TypeKey])
+        case type(TypeList)
         /// Boxed: an `AnyHashable` would make every locator, and every record, 24 bytes larger.
         indirect case value(AnyHashable)
     }
@@ -41,17 +41,17 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
 
     /// Locates a dependency by its type.
     public static func type<T>(_ type: T.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type([TypeKey(type)]))
+        DependencyLocator(kind: .type(TypeList(TypeKey(type))))
     }
 
     /// Locates a dependency by its type and by one more type it conforms to or inherits from.
     public static func type<T, U>(_ type: T.Type, _ other: U.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type([TypeKey(type), TypeKey(other)]))
+        DependencyLocator(kind: .type(TypeList(TypeKey(type), [TypeKey(other)])))
     }
 
     /// Locates a dependency by its type and by two more types it conforms to or inherits from.
     public static func type<T, U, V>(_ type: T.Type, _ other: U.Type, _ another: V.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type([TypeKey(type), TypeKey(other), TypeKey(another)]))
+        DependencyLocator(kind: .type(TypeList(TypeKey(type), [TypeKey(other), TypeKey(another)])))
     }
 
     /// Locates a dependency by an associated `Hashable` value, compared by equality.
@@ -88,7 +88,7 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
     var context: InjectionError.DependencyContext {
         switch kind {
         case .name(let name): .name(name)
-        case .type(let types): .type(types.first.map(\.description) ?? "?")
+        case .type(let types): .type(types.head.description)
         case .value(let value): .value(value)
         }
     }

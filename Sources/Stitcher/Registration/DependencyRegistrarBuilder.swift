@@ -20,6 +20,7 @@ public struct DependencyRegistrar: Sendable {
         }
     }
 
+    @usableFromInline
     init(_ record: RegistrationRecord) { storage = .one(record) }
 
     init(joining parts: [DependencyRegistrar]) {
@@ -65,6 +66,7 @@ public struct DependencyRegistrar: Sendable {
 /// ```
 @resultBuilder
 public enum DependencyRegistrarBuilder {
+    @inlinable
     public static func buildExpression(_ representation: some DependencyRepresenting) -> DependencyRegistrar {
         DependencyRegistrar(RegistrationRecord(representation))
     }

@@ -42,6 +42,7 @@ public enum DependencyScope: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `.shared` for reference types and `.instance` for value types.
+    @inlinable
     public static func automatic<T>(for type: T.Type) -> DependencyScope {
         isReferenceType(type) ? .shared : .instance
     }

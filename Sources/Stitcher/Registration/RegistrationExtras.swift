@@ -13,14 +13,23 @@ final class RegistrationExtras: @unchecked Sendable {
     /// The context of the factory closure (see `DependencyFactory.Provider.origin`).
     let originContext: UInt
 
-    /// The extras of a provider's registration; nil when it needs none.
-    init?<T>(_ provider: DependencyFactory.Provider<T>) {
-        let factory = provider.extras
-        guard !provider.parameterTypes.isEmpty || factory != nil || provider.origin.context != 0 else { return nil }
-        parameterTypes = provider.parameterTypes
-        signature = provider.signature
+    private init(
+        parameterTypes: [TypeKey], signature: ObjectIdentifier, factory: FactoryExtras?, originContext: UInt
+    ) {
+        self.parameterTypes = parameterTypes
+        self.signature = signature
         form = factory?.form
         makeAsync = factory?.makeAsync
-        originContext = provider.origin.context
+        self.originContext = originContext
+    }
+
+    /// The extras of a registration; nil when it needs none.
+    static func of(
+        parameterTypes: [TypeKey], signature: ObjectIdentifier, factory: FactoryExtras?, originContext: UInt
+    ) -> RegistrationExtras? {
+        guard !parameterTypes.isEmpty || factory != nil || originContext != 0 else { return nil }
+        return RegistrationExtras(
+            parameterTypes: parameterTypes, signature: signature, factory: factory, originContext: originContext
+        )
     }
 }

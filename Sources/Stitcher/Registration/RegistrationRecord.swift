@@ -3,6 +3,7 @@
 /// Instances are handled as `AnyObject` in their stored form: the object itself when the
 /// produced type `T` is a class, a `TypedBox<T>` otherwise. Lookups of exactly `T` turn the
 /// stored form back into a `T` without a dynamic cast.
+@usableFromInline
 final class RegistrationRecord: @unchecked Sendable {
     // Ordered so that the one-byte fields and the 32-bit hash fill the word after the
     // locator, and what few registrations need is in `extras`: with the 16-byte object
@@ -33,24 +34,41 @@ final class RegistrationRecord: @unchecked Sendable {
         static let takesParameters = Flags(rawValue: 4)
     }
 
-    init<R: DependencyRepresenting>(_ representation: R) {
-        typealias T = R.T
+    /// The record of a registration, made in the registering module (inlined there, so that
+    /// reading the representation runs no generic code).
+    @inlinable
+    convenience init<R: DependencyRepresenting>(_ representation: R) {
         let provider = representation.dependencyProvider
-        let locator = representation.locator
+        self.init(
+            locator: representation.locator, scope: representation.scope, eagerness: representation.eagerness,
+            producedType: TypeKey(R.T.self), parameterTypes: provider.parameterTypes, signature: provider.signature,
+            origin: provider.origin, storesObjects: provider.storesObjects, alwaysAware: provider.alwaysAware,
+            factoryExtras: provider.extras, make: provider.make
+        )
+    }
+
+    @usableFromInline
+    init(
+        locator: DependencyLocator, scope: DependencyScope, eagerness: DependencyEagerness, producedType: TypeKey,
+        parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
+        alwaysAware: Bool, factoryExtras: FactoryExtras?, make: @escaping (InjectionArguments) throws -> AnyObject
+    ) {
         self.locator = locator
-        self.scope = representation.scope
-        self.eagerness = representation.eagerness
-        self.producedType = TypeKey(T.self)
-        let hash = RegistrationIdentity(locator: locator, parameters: provider.parameterTypes).hashValue
+        self.scope = scope
+        self.eagerness = eagerness
+        self.producedType = producedType
+        let hash = RegistrationIdentity(locator: locator, parameters: parameterTypes).hashValue
         self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
-        self.originCode = provider.origin.code
+        self.originCode = origin.code
         var flags: Flags = []
-        if provider.storesObjects { flags.insert(.storesObjects) }
-        if provider.alwaysAware { flags.insert(.alwaysAware) }
-        if !provider.parameterTypes.isEmpty { flags.insert(.takesParameters) }
+        if storesObjects { flags.insert(.storesObjects) }
+        if alwaysAware { flags.insert(.alwaysAware) }
+        if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         self.flags = flags
-        make = provider.make
-        extras = RegistrationExtras(provider)
+        self.make = make
+        extras = RegistrationExtras.of(
+            parameterTypes: parameterTypes, signature: signature, factory: factoryExtras, originContext: origin.context
+        )
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the
@@ -172,7 +190,7 @@ struct RegistrationIdentity: Hashable, Sendable {
         switch locator.kind {
         case .name(let name): primary = .name(name)
         case .value(let value): primary = .value(value)
-        case .type(let types): primary = .type(types.first ?? TypeKey(Never.self))
+        case .type(let types): primary = .type(types.head)
         }
         self.parameters = parameters
     }

@@ -23,7 +23,7 @@ struct TypeKey: Hashable, @unchecked Sendable, CustomStringConvertible {
 }
 
 /// Whether values of `T` are reference types, so that they can be shared.
-@inline(__always)
+@inlinable @inline(__always)
 func isReferenceType<T>(_ type: T.Type) -> Bool {
     type is AnyClass || type is AnyObject.Type
 }
