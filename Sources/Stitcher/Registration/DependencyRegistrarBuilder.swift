@@ -23,14 +23,22 @@ public struct DependencyRegistrar: Sendable {
     @usableFromInline
     init(_ record: RegistrationRecord) { storage = .one(record) }
 
-    init(joining parts: [DependencyRegistrar]) {
+    /// The registrations of `parts`, in order. The parts are moved out of the array, which
+    /// is left holding empty registrars: a `for` loop over thousands of registrations then
+    /// costs no reference counting to join.
+    init(joining parts: consuming [DependencyRegistrar]) {
         var records: [RegistrationRecord] = []
         records.reserveCapacity(parts.count)
-        for part in parts {
-            switch part.storage {
-            case .none: break
-            case .one(let record): records.append(record)
-            case .many(let many): records.append(contentsOf: many)
+        parts.withUnsafeMutableBufferPointer { parts in
+            guard let base = parts.baseAddress else { return }
+            for index in parts.indices {
+                let part = (base + index).move()
+                (base + index).initialize(to: DependencyRegistrar())
+                switch part.storage {
+                case .none: break
+                case .one(let record): records.append(record)
+                case .many(let many): records.append(contentsOf: many)
+                }
             }
         }
         self.init(records)
@@ -101,7 +109,7 @@ public enum DependencyRegistrarBuilder {
         components.count == 1 ? components[0] : DependencyRegistrar(joining: components)
     }
 
-    public static func buildArray(_ components: [DependencyRegistrar]) -> DependencyRegistrar {
+    public static func buildArray(_ components: consuming [DependencyRegistrar]) -> DependencyRegistrar {
         DependencyRegistrar(joining: components)
     }
 
