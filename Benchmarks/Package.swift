@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
         .executableTarget(
             name: "Profile",
-            dependencies: [.product(name: "Stitcher", package: "Stitcher")],
+            dependencies: [.product(name: "Stitcher", package: "Stitcher"), "OpaqueUse"],
             path: "Sources/Profile"
         ),
     ]

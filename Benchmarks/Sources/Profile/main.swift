@@ -109,6 +109,10 @@ if workload == "threads" {
     timeThreads { _ in try! DependencyGraph.inject(byType: Single.self) }
     exit(0)
 }
+if workload == "ratios" {
+    try printRatios()
+    exit(0)
+}
 if workload == "activate" {
     // In an empty graph, as workload 7.
     for _ in 0..<3 {
