@@ -27,7 +27,11 @@ let package = Package(
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
         .executableTarget(
             name: "Profile",
-            dependencies: [.product(name: "Stitcher", package: "Stitcher"), "OpaqueUse"],
+            dependencies: [
+                .product(name: "Stitcher", package: "Stitcher"),
+                .product(name: "Swinject", package: "Swinject"),
+                "OpaqueUse",
+            ],
             path: "Sources/Profile"
         ),
     ]

@@ -1,12 +1,14 @@
 import Dispatch
 import OpaqueUse
 import Stitcher
+import Swinject
 
 // `Profile ratios`: each workload of the README's table next to its baseline, in short
 // alternating bursts. This VM switches between a fast and a slow mode every few seconds;
 // package-benchmark measures one row after the other, so a row and its baseline can land
 // in different modes. Here a burst of each takes about a millisecond, and the ratio is
-// taken per pair of bursts, then the median over many pairs.
+// taken per pair of bursts, then the median over many pairs. Swinject, where it does the
+// same work, runs in the same rounds.
 
 /// Nanoseconds per call of `body` over `count` calls, each result passed to `use(_:)`.
 @inline(__always)
@@ -21,31 +23,34 @@ private func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-/// Prints the medians of the baseline, of Stitcher and of their ratio over `pairs` pairs
-/// of bursts, alternating which runs first.
+/// Prints the medians of the baseline, of Stitcher and of their ratio over `rounds` rounds
+/// of one burst each, rotating which runs first; with Swinject's too when given.
 @inline(__always)
 private func compare(
-    _ name: String, burst: Int, pairs: Int = 61,
-    baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject
+    _ name: String, burst: Int, rounds: Int = 61,
+    baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject, swinject: (() -> AnyObject)? = nil
 ) rethrows {
-    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
     _ = try nanoseconds(burst, baseline)
     _ = try nanoseconds(burst, stitcher)
-    for pair in 0..<pairs {
-        let b: Double, s: Double
-        if pair.isMultiple(of: 2) {
-            b = try nanoseconds(burst, baseline)
-            s = try nanoseconds(burst, stitcher)
-        } else {
-            s = try nanoseconds(burst, stitcher)
-            b = try nanoseconds(burst, baseline)
+    for round in 0..<rounds {
+        var b = 0.0, s = 0.0, w = 0.0
+        for turn in 0..<3 {
+            switch (round + turn) % 3 {
+            case 0: b = try nanoseconds(burst, baseline)
+            case 1: s = try nanoseconds(burst, stitcher)
+            default: if let swinject { w = nanoseconds(burst / 20, swinject) }
+            }
         }
         base.append(b)
         ours.append(s)
         ratios.append(s / b)
+        theirs.append(w)
+        factors.append(w / s)
     }
-    let row = [name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
+    var row = [name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
                String(format: "%.2f×", median(ratios))]
+    row += swinject == nil ? ["—", "—"] : [String(format: "%.0f", median(theirs)), String(format: "%.0f×", median(factors))]
     print("| " + row.joined(separator: " | ") + " |")
 }
 
@@ -65,19 +70,29 @@ func printRatios() throws {
     let properties = Properties()
     _ = properties.injected
     var index = 0
-    print("| workload | baseline ns | Stitcher ns | ratio |")
-    print("| - | - | - | - |")
-    try compare("1 singleton by type vs stored closure", burst: 20_000,
-                baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) })
-    try compare("2 transient vs initializer", burst: 20_000,
-                baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) })
-    try compare("3 graph vs initializers", burst: 5_000,
-                baseline: { Root(a: NodeA(b: LeafB()), c: LeafC()) }, stitcher: { try DependencyGraph.inject(byType: Root.self) })
-    try compare("4 singleton by name vs dictionary", burst: 20_000,
-                baseline: { dictionary["named"]! }, stitcher: { try DependencyGraph.inject(byName: "named") as Single })
-    try compare("5 transient with Int vs initializer", burst: 20_000,
-                baseline: { Param(42) }, stitcher: { try DependencyGraph.inject(byType: Param.self, 42) })
-    try compare("6 one of 100k names vs dictionary", burst: 20_000,
+    let swinject = makeSwinjectContainer()
+    let wideSwinject = Container()
+    for name in wideNames {
+        wideSwinject.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container)
+    }
+    print("| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher |")
+    print("| - | - | - | - | - | - |")
+    try compare("1 singleton by type (stored closure)", burst: 20_000,
+                baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) },
+                swinject: { swinject.resolve(Single.self)! })
+    try compare("2 transient (initializer)", burst: 20_000,
+                baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) },
+                swinject: { swinject.resolve(Transient.self)! })
+    try compare("3 graph Root(A(B), C) (initializers)", burst: 5_000,
+                baseline: { Root(a: NodeA(b: LeafB()), c: LeafC()) }, stitcher: { try DependencyGraph.inject(byType: Root.self) },
+                swinject: { swinject.resolve(Root.self)! })
+    try compare("4 singleton by name (dictionary)", burst: 20_000,
+                baseline: { dictionary["named"]! }, stitcher: { try DependencyGraph.inject(byName: "named") as Single },
+                swinject: { swinject.resolve(Single.self, name: "named")! })
+    try compare("5 transient with an Int (initializer)", burst: 20_000,
+                baseline: { Param(42) }, stitcher: { try DependencyGraph.inject(byType: Param.self, 42) },
+                swinject: { swinject.resolve(Param.self, argument: 42)! })
+    try compare("6 one of 100k names (dictionary)", burst: 20_000,
                 baseline: {
                     index = index == wideNames.count - 1 ? 0 : index + 1
                     return wideDictionary[wideNames[index]]!
@@ -85,18 +100,38 @@ func printRatios() throws {
                 stitcher: {
                     index = index == wideNames.count - 1 ? 0 : index + 1
                     return try DependencyGraph.inject(byName: wideNames[index]) as Wide
+                },
+                swinject: {
+                    index = index == wideNames.count - 1 ? 0 : index + 1
+                    return wideSwinject.resolve(Wide.self, name: wideNames[index])!
                 })
     compareActivation()
-    compare("9 @Injected vs stored let", burst: 50_000,
+    compare("9 @Injected read (stored let)", burst: 50_000,
             baseline: { properties.stored }, stitcher: { properties.injected })
-    compare("9 @Injected vs stored var", burst: 50_000,
+    compare("9 @Injected read (stored var)", burst: 50_000,
             baseline: { properties.storedVariable }, stitcher: { properties.injected })
+}
+
+/// The registrations of workloads 1 to 5 in Swinject, as in the Stitcher container above.
+private func makeSwinjectContainer() -> Container {
+    let container = Container()
+    container.register(Single.self) { _ in Single() }.inObjectScope(.container)
+    container.register(Single.self, name: "named") { _ in Single() }.inObjectScope(.container)
+    container.register(Transient.self) { _ in Transient() }.inObjectScope(.transient)
+    container.register(Param.self) { (_, value: Int) in Param(value) }.inObjectScope(.transient)
+    container.register(LeafB.self) { _ in LeafB() }.inObjectScope(.transient)
+    container.register(NodeA.self) { resolver in NodeA(b: resolver.resolve(LeafB.self)!) }.inObjectScope(.transient)
+    container.register(LeafC.self) { _ in LeafC() }.inObjectScope(.transient)
+    container.register(Root.self) { resolver in
+        Root(a: resolver.resolve(NodeA.self)!, c: resolver.resolve(LeafC.self)!)
+    }.inObjectScope(.transient)
+    return container
 }
 
 /// Workload 7: filling a `[String: closure]` of `wideNames` next to activating a container
 /// of them in an empty graph; neither teardown is timed.
 private func compareActivation(pairs: Int = 15) {
-    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
     for _ in 0..<pairs {
         var start = DispatchTime.now().uptimeNanoseconds
         var closures: [String: () -> Wide] = [:]
@@ -109,11 +144,19 @@ private func compareActivation(pairs: Int = 15) {
             DependencyGraph.activate(wideContainer())
             s = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         }
+        start = DispatchTime.now().uptimeNanoseconds
+        let container = Container()
+        for name in wideNames { container.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container) }
+        let w = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        withExtendedLifetime(container) {}
         base.append(b)
         ours.append(s)
         ratios.append(s / b)
+        theirs.append(w)
+        factors.append(w / s)
     }
-    let row = ["7 activate 100k names vs dictionary fill (ms)", String(format: "%.1f", median(base)),
-               String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios))]
+    let row = ["7 activate 100k names, ms (`[String: closure]`)", String(format: "%.1f", median(base)),
+               String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios)),
+               String(format: "%.1f", median(theirs)), String(format: "%.1f×", median(factors))]
     print("| " + row.joined(separator: " | ") + " |")
 }
