@@ -220,8 +220,21 @@ extension GraphEngine {
 
     /// Throws when `entry` (with equal parameters) is already being built on the path that
     /// leads here: on this thread, or in the task that started this thread's work.
+    ///
+    /// Inlined: the common answer, no frame of the same identity hash and no path to
+    /// inherit, costs a loop over a few integers; anything else takes the outlined check.
     @inline(__always)
     private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
+        if !state.frames.isEmpty, !state.frames.contains(identityHash: entry.record.identityHash),
+           state.inherited == nil || state.inherited === state.shared {
+            return
+        }
+        try checkCycleAlongPath(entry, arguments, state)
+    }
+
+    /// `checkCycle(_:_:_:)` when the quick answer does not settle it.
+    @inline(never)
+    private func checkCycleAlongPath(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
         let hash = entry.record.identityHash
         // Compared first, as plain integers: a deep path through one registration with
         // different parameters compares no values and touches no entry. Hashed only when

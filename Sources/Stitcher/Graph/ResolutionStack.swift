@@ -172,6 +172,17 @@ struct FrameStack: RandomAccessCollection {
         }
     }
 
+    /// Whether a frame has this identity hash (see `ResolutionFrame.identityHash`).
+    @inline(__always)
+    func contains(identityHash: Int) -> Bool {
+        var index = 0
+        while index < count {
+            if base[index].identityHash == identityHash { return true }
+            index += 1
+        }
+        return false
+    }
+
     @inline(__always)
     mutating func push(_ frame: ResolutionFrame) {
         if count == capacity { grow() }
