@@ -14,35 +14,37 @@ public enum DependencyFactory {
     /// }
     /// ```
     public struct Provider<T>: @unchecked Sendable {
-        @usableFromInline let parameterTypes: [TypeKey]
-        /// Equal to `InjectionArguments.signature` of the injections this factory accepts.
-        @usableFromInline let signature: ObjectIdentifier
         /// Runs the factory and returns the instance in stored form; the caller checks that
-        /// the arguments match `signature`.
+        /// the arguments match the signature.
         @usableFromInline let make: (InjectionArguments) throws -> AnyObject
         /// Whether `T` is a class, so that instances are stored as themselves.
         @usableFromInline let storesObjects: Bool
         /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
         @usableFromInline let alwaysAware: Bool
-        /// The form of boxed instances and the asynchronous factory, for registrations that
-        /// need them.
-        @usableFromInline let extras: FactoryExtras?
-        /// The factory closure's code address and context: tells a builder's re-run of the
-        /// same line apart from a different factory registered under the same identity.
-        @usableFromInline let origin: ClosureIdentity
+        /// The factory closure's code address (see `RegistrationRecord.origin`).
+        @usableFromInline let originCode: UInt
+        /// What only some factories have: parameters, a boxed form, an asynchronous factory,
+        /// a captured context. Nil for a class factory without parameters that captures
+        /// nothing, which the record then keeps in one 96-byte allocation.
+        @usableFromInline let extras: RegistrationExtras?
 
+        /// - Parameters:
+        ///   - signature: equal to `InjectionArguments.signature` of the injections the
+        ///     factory accepts.
+        ///   - origin: the factory closure's code address and context.
         @usableFromInline
         init(
-            parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity,
-            storesObjects: Bool, extras: FactoryExtras?,
+            parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
+            form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil,
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
             alwaysAware = isPostInstantiationAware(T.self)
-            self.parameterTypes = parameterTypes
-            self.signature = signature
-            self.origin = origin
+            originCode = origin.code
+            extras = RegistrationExtras.of(
+                parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
+                originContext: origin.context
+            )
             self.storesObjects = storesObjects
-            self.extras = extras
             self.make = make
         }
 
@@ -57,14 +59,14 @@ public enum DependencyFactory {
             if T.self is AnyClass {
                 self.init(
                     parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory),
-                    storesObjects: true, extras: nil
+                    storesObjects: true, form: nil
                 ) { _ in
                     unsafeBitCast(try factory(), to: AnyObject.self)
                 }
             } else {
                 self.init(
                     parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory),
-                    storesObjects: false, extras: FactoryExtras(form: BoxedForm<T>.self)
+                    storesObjects: false, form: BoxedForm<T>.self
                 ) { _ in
                     TypedBox(try factory())
                 }
@@ -77,12 +79,13 @@ public enum DependencyFactory {
             make: @escaping (InjectionArguments) async throws -> T
         ) {
             let storesObjects = T.self is AnyClass
-            let extras = FactoryExtras(form: storesObjects ? nil : BoxedForm<T>.self) { arguments in
-                let instance = try await make(arguments)
-                return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
-            }
             self.init(
-                parameterTypes: types, signature: signature, origin: origin, storesObjects: storesObjects, extras: extras
+                parameterTypes: types, signature: signature, origin: origin, storesObjects: storesObjects,
+                form: storesObjects ? nil : BoxedForm<T>.self,
+                makeAsync: { arguments in
+                    let instance = try await make(arguments)
+                    return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+                }
             ) { _ in
                 throw InjectionError.unsupportedOperation
             }
@@ -100,13 +103,13 @@ public enum DependencyFactory {
             repeat types.append(TypeKey((each Parameter).self))
             let origin = codeAddress(of: PackFactory(call: factory))
             let storesObjects = T.self is AnyClass
-            let extras = storesObjects ? nil : FactoryExtras(form: BoxedForm<T>.self)
+            let form: InstanceForm.Type? = storesObjects ? nil : BoxedForm<T>.self
             if types.isEmpty {
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
                 self.init(
                     parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin,
-                    storesObjects: storesObjects, extras: extras
+                    storesObjects: storesObjects, form: form
                 ) { _ in
                     let instance = try factory(repeat each none)
                     return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
@@ -115,7 +118,7 @@ public enum DependencyFactory {
                 // The signature matched: the arguments hold exactly these types.
                 self.init(
                     parameterTypes: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self),
-                    origin: origin, storesObjects: true, extras: nil
+                    origin: origin, storesObjects: true, form: nil
                 ) { arguments in
                     let values = arguments.load(as: (repeat each Parameter).self)
                     return unsafeBitCast(try factory(repeat each values), to: AnyObject.self)
@@ -123,7 +126,7 @@ public enum DependencyFactory {
             } else {
                 self.init(
                     parameterTypes: types, signature: ObjectIdentifier(ArgumentPack<repeat each Parameter>.self),
-                    origin: origin, storesObjects: false, extras: extras
+                    origin: origin, storesObjects: false, form: form
                 ) { arguments in
                     let values = arguments.load(as: (repeat each Parameter).self)
                     return TypedBox(try factory(repeat each values))

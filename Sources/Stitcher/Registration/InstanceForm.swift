@@ -22,22 +22,3 @@ final class BoxedForm<T>: InstanceForm {
         (object as? T).map { TypedBox($0) }
     }
 }
-
-/// What a registration needs beyond its synchronous factory, when it needs it: the form
-/// of a type that is not a class, and an asynchronous factory.
-///
-/// Most registrations produce a class with a synchronous factory and have none, so that
-/// their records stay one 128-byte allocation.
-@usableFromInline
-final class FactoryExtras: @unchecked Sendable {
-    /// Set when instances are boxed.
-    let form: InstanceForm.Type?
-    /// Set for an asynchronous factory: runs it and returns the instance in stored form.
-    let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
-
-    @usableFromInline
-    init(form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil) {
-        self.form = form
-        self.makeAsync = makeAsync
-    }
-}

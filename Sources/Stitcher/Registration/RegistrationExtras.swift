@@ -1,6 +1,9 @@
 /// The parts of a registration that most registrations do without, kept apart so that
 /// their records stay small: parameters, a boxed instance form, an asynchronous factory,
 /// and the context of a factory that captures values.
+///
+/// Made once by the provider; the record keeps the same object.
+@usableFromInline
 final class RegistrationExtras: @unchecked Sendable {
     /// The parameter types, in order; empty when the registration takes none.
     let parameterTypes: [TypeKey]
@@ -10,26 +13,30 @@ final class RegistrationExtras: @unchecked Sendable {
     let form: InstanceForm.Type?
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
-    /// The context of the factory closure (see `DependencyFactory.Provider.origin`).
+    /// The context of the factory closure (see `RegistrationRecord.origin`).
     let originContext: UInt
 
     private init(
-        parameterTypes: [TypeKey], signature: ObjectIdentifier, factory: FactoryExtras?, originContext: UInt
+        parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
-        form = factory?.form
-        makeAsync = factory?.makeAsync
+        self.form = form
+        self.makeAsync = makeAsync
         self.originContext = originContext
     }
 
-    /// The extras of a registration; nil when it needs none.
+    /// The extras of a factory; nil when it needs none.
+    @usableFromInline
     static func of(
-        parameterTypes: [TypeKey], signature: ObjectIdentifier, factory: FactoryExtras?, originContext: UInt
+        parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt
     ) -> RegistrationExtras? {
-        guard !parameterTypes.isEmpty || factory != nil || originContext != 0 else { return nil }
+        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || originContext != 0 else { return nil }
         return RegistrationExtras(
-            parameterTypes: parameterTypes, signature: signature, factory: factory, originContext: originContext
+            parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
+            originContext: originContext
         )
     }
 }

@@ -41,34 +41,32 @@ final class RegistrationRecord: @unchecked Sendable {
         let provider = representation.dependencyProvider
         self.init(
             locator: representation.locator, scope: representation.scope, eagerness: representation.eagerness,
-            producedType: TypeKey(R.T.self), parameterTypes: provider.parameterTypes, signature: provider.signature,
-            origin: provider.origin, storesObjects: provider.storesObjects, alwaysAware: provider.alwaysAware,
-            factoryExtras: provider.extras, make: provider.make
+            producedType: TypeKey(R.T.self), originCode: provider.originCode, storesObjects: provider.storesObjects,
+            alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.make
         )
     }
 
     @usableFromInline
     init(
         locator: DependencyLocator, scope: DependencyScope, eagerness: DependencyEagerness, producedType: TypeKey,
-        parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
-        alwaysAware: Bool, factoryExtras: FactoryExtras?, make: @escaping (InjectionArguments) throws -> AnyObject
+        originCode: UInt, storesObjects: Bool, alwaysAware: Bool, extras: RegistrationExtras?,
+        make: @escaping (InjectionArguments) throws -> AnyObject
     ) {
+        let parameterTypes = extras?.parameterTypes ?? []
         self.locator = locator
         self.scope = scope
         self.eagerness = eagerness
         self.producedType = producedType
         let hash = RegistrationIdentity(locator: locator, parameters: parameterTypes).hashValue
         self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
-        self.originCode = origin.code
+        self.originCode = originCode
         var flags: Flags = []
         if storesObjects { flags.insert(.storesObjects) }
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         self.flags = flags
         self.make = make
-        extras = RegistrationExtras.of(
-            parameterTypes: parameterTypes, signature: signature, factory: factoryExtras, originContext: origin.context
-        )
+        self.extras = extras
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the
@@ -88,7 +86,8 @@ final class RegistrationRecord: @unchecked Sendable {
     /// The types of the parameters the registration takes, in order.
     var parameterTypes: [TypeKey] { extras?.parameterTypes ?? [] }
 
-    /// The factory closure's code address and context (see `DependencyFactory.Provider.origin`).
+    /// The factory closure's code address and context: tells a builder's re-run of the same
+    /// line apart from a different factory registered under the same identity.
     var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: extras?.originContext ?? 0) }
 
     /// Whether the factory is asynchronous.
