@@ -23,8 +23,7 @@ struct IdentityTable: Sendable {
 
     /// A table for up to `capacity` registrations, filled to 7/8 at most.
     init(capacity: Int) {
-        var size = 8
-        while size * 7 < capacity * 8 { size <<= 1 }
+        let size = OpenAddressing.bucketCount(for: capacity)
         buckets = [UInt64](repeating: 0, count: size)
         mask = size - 1
     }
@@ -53,7 +52,7 @@ struct IdentityTable: Sendable {
             index = (index + 1) & mask
         }
         // A full table would make probing loop forever.
-        precondition(count + 1 < buckets.count, "an IdentityTable holds no more than its capacity")
+        precondition(!OpenAddressing.isFull(count: count + 1, buckets: buckets.count), "an IdentityTable holds no more than its capacity")
         precondition(position >= 0 && position < Int(UInt32.max), "positions fit in 32 bits")
         buckets[index] = Self.tag(hash) | UInt64(position + 1)
         count += 1

@@ -34,8 +34,7 @@ struct NameTable: Sendable {
 
     /// A table sized for `capacity` names; it grows if more are inserted.
     init(capacity: Int) {
-        var size = 8
-        while size * 7 < capacity * 8 { size <<= 1 }
+        let size = OpenAddressing.bucketCount(for: capacity)
         buckets = [UInt](repeating: 0, count: size)
         mask = size - 1
     }
@@ -71,7 +70,7 @@ struct NameTable: Sendable {
         if isTagged && row & Self.tagMask != 0 {
             self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
         }
-        if (count + 1) * 8 > buckets.count * 7 {
+        if OpenAddressing.isFull(count: count + 1, buckets: buckets.count) {
             self = rebuilt(size: buckets.count * 2, tagged: isTagged, nameOf: nameOf)
         }
         place(row, hash: hash)
