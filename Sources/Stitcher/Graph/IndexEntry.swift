@@ -16,7 +16,7 @@ import Atomics
 ///   hazard cell so that a replaced reference is not released under them (`HazardDomain`).
 ///
 /// What is kept behind the lock (instances per parameter values, builds in progress) lives
-/// in a `SlotState` made when first needed and dropped when empty, in a third word: most
+/// in a `EntryState` made when first needed and dropped when empty, in a third word: most
 /// registrations never need one.
 ///
 /// Creation is once-only per key: the first resolution marks the key as being built and runs
@@ -54,7 +54,7 @@ final class IndexEntry: @unchecked Sendable {
     deinit {
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<WeakObject>.fromOpaque(box).release() }
-        if let state = word(Self.stateWord).load(ordering: .acquiring) { Unmanaged<SlotState>.fromOpaque(state).release() }
+        if let state = word(Self.stateWord).load(ordering: .acquiring) { Unmanaged<EntryState>.fromOpaque(state).release() }
     }
 
     /// Whether this entry and `other` stand for the same registration of the same container.
@@ -87,11 +87,11 @@ final class IndexEntry: @unchecked Sendable {
     private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.sharedWord) }
 
     /// The state kept behind the lock, made if `creating`; the caller holds the lock.
-    private func state(creating: Bool) -> SlotState? {
+    private func state(creating: Bool) -> EntryState? {
         let word = word(Self.stateWord)
-        if let state = word.load(ordering: .relaxed) { return Unmanaged<SlotState>.fromOpaque(state).takeUnretainedValue() }
+        if let state = word.load(ordering: .relaxed) { return Unmanaged<EntryState>.fromOpaque(state).takeUnretainedValue() }
         guard creating else { return nil }
-        let state = SlotState()
+        let state = EntryState()
         word.store(Unmanaged.passRetained(state).toOpaque(), ordering: .relaxed)
         return state
     }
@@ -100,10 +100,10 @@ final class IndexEntry: @unchecked Sendable {
     private func dropStateIfEmpty() {
         let word = word(Self.stateWord)
         guard let state = word.load(ordering: .relaxed),
-              Unmanaged<SlotState>.fromOpaque(state)._withUnsafeGuaranteedRef(\.isEmpty)
+              Unmanaged<EntryState>.fromOpaque(state)._withUnsafeGuaranteedRef(\.isEmpty)
         else { return }
         word.store(nil, ordering: .relaxed)
-        Unmanaged<SlotState>.fromOpaque(state).release()
+        Unmanaged<EntryState>.fromOpaque(state).release()
     }
 
     /// The singleton or managed instance (in stored form), read without a lock, if any.
@@ -298,7 +298,7 @@ final class IndexEntry: @unchecked Sendable {
 
 /// What an entry keeps behind its lock: instances stored per parameter values, builds in
 /// progress and asynchronous resolutions suspended until a build completes.
-final class SlotState {
+final class EntryState {
     var stored: [ArgumentKey: IndexEntry.Stored] = [:]
     var builders: [ArgumentKey: ResolutionChain] = [:]
     var asyncWaiters: [CheckedContinuation<Void, Never>] = []

@@ -30,12 +30,12 @@ final class IndexSnapshot: @unchecked Sendable {
         }
         if indexed {
             byName = NameTable(capacity: capacity)
+            let nameOf = { (row: UInt) in Self.name(inRow: row, sharedNameLists) }
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
                     for type in types { add(entry, type.id, to: &byType) }
                 case .name(let name):
-                    let nameOf = { (row: UInt) in Self.name(inRow: row, sharedNameLists) }
                     let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
                     let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
                     guard let existing = byName.insert(row, named: name, nameOf: nameOf) else { break }

@@ -13,12 +13,12 @@ struct Runtime: @unchecked Sendable {
     let threadStateKey = ThreadState.makeKey()
     /// The locks index entries share, chosen by address: a lock per entry would cost two
     /// allocations per registration, and entries hold their lock only for a few instructions.
-    let slotLocks: [Lock] = (0..<64).map { _ in Lock() }
+    let stripedLocks: [Lock] = (0..<64).map { _ in Lock() }
 
     /// The shared lock that guards `object`'s state, chosen by its address.
     @inline(__always)
     func stripedLock(for object: AnyObject) -> Lock {
-        slotLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & 63]
+        stripedLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & 63]
     }
 }
 
