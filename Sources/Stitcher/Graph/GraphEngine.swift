@@ -199,9 +199,12 @@ final class GraphEngine: @unchecked Sendable {
     @discardableResult
     func activate(_ container: DependencyContainer) -> [IndexEntry] {
         // Listen first, so that an invalidation while the registrations are built is seen.
-        // Unowned: a weak reference would give the graph a side table, making every retain
-        // on the lookup path slower. The graph removes its listeners before it goes away.
-        container.addListener(owner: self) { [unowned self] container in
+        // The listener holds the graph strongly: the container calls it after releasing its
+        // own lock, so a call in flight when the graph deactivates the container (or ends)
+        // must still find the graph, which then ignores a container it no longer has. (Not
+        // weak: a weak reference would give the graph a side table, making every retain on
+        // the lookup path slower.) Deactivation removes the listener, breaking the cycle.
+        container.addListener(owner: self) { [self] container in
             markInvalidated(container)
         }
         let (records, version) = container.versionedRegistrations()
@@ -377,9 +380,10 @@ final class ActiveContainer: @unchecked Sendable {
                 if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
                 } else {
-                    receipts[key] = provider.onScopeInvalidated { [unowned graph, weak self] in
-                        // A receipt cancelled on deactivation leaves `self` nil; the graph
-                        // outlives its active containers.
+                    receipts[key] = provider.onScopeInvalidated { [graph, weak self] in
+                        // Cancelling a receipt does not stop a call already in flight: the
+                        // graph is held strongly (until the receipt is cancelled on
+                        // deactivation) and ignores a container it no longer has.
                         guard let self else { return }
                         graph.resetManagedScope(of: key, in: self)
                     }
