@@ -40,7 +40,7 @@ public enum DependencyGraph {
     /// those with asynchronous factories included.
     public static func activate(_ container: DependencyContainer) async {
         let graph = GraphContext.current
-        for entry in graph.activate(container) where entry.record.isAsync && entry.publishedInstance == nil {
+        for entry in graph.activate(container) where entry.record.isAsync && !entry.hasPublishedInstance {
             // A failure surfaces again, as an error, when the dependency is injected.
             _ = try? await graph.instanceAsync(of: entry, .none)
         }

@@ -13,7 +13,7 @@ extension GraphEngine {
         }
         let entry = matching[0]
         let instance: AnyObject
-        if let published = entry.publishedInstance {
+        if let published = entry.publishedInstance(ThreadState.current.hazard) {
             instance = published
         } else {
             instance = try await instanceAsync(of: entry, arguments)

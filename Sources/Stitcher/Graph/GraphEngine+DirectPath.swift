@@ -55,7 +55,7 @@ extension GraphEngine {
         return try unretained._withUnsafeGuaranteedRef { entry in
             switch lookup.kind {
             case .published where arguments.isEmpty:
-                if let instance = entry.publishedInstance { return instance }
+                if let instance = entry.publishedInstance(state.hazard) { return instance }
             case .shared where arguments.isEmpty:
                 if let instance = entry.sharedObject(state.hazard) { return instance }
             case .transient where arguments.isEmpty:

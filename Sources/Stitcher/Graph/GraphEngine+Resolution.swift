@@ -40,7 +40,7 @@ extension GraphEngine {
         _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
     ) throws -> D {
         if let entry = list?.single, entry.record.accepts(arguments) {
-            let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
+            let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
             let record = entry.record
             if record.producedType.id == ObjectIdentifier(D.self) {
                 return record.storesObjects
@@ -65,7 +65,7 @@ extension GraphEngine {
         switch matching.count {
         case 1:
             let entry = matching[0]
-            let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
+            let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
             if let value = entry.record.cast(instance, to: D.self) { return value }
             return try mismatch(entry, instance, key, arguments)
         case 0 where !candidates.isEmpty:
@@ -111,7 +111,7 @@ extension GraphEngine {
         return try (snapshot(state: state).entries(for: key)?.entries ?? [])
             .filter { $0.record.accepts(arguments) }
             .map { entry in
-                let instance = try entry.publishedInstance ?? instance(of: entry, arguments, state)
+                let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
                 guard let value = entry.record.cast(instance, to: E.self) else {
                     throw InjectionError.mismatchedDependencyType(
                         entry.record.typeName(of: instance), expected: String(describing: E.self))

@@ -130,27 +130,48 @@ final class GraphEngine: @unchecked Sendable {
         }
     }
 
+    /// What a mutation of the graph leaves behind, dealt with after the lock is dropped.
+    struct Leftovers {
+        /// What the mutation replaced (snapshots, entries, records), released last.
+        var garbage: [Any] = []
+        /// Entries that left the graph: their instances are released now, whichever threads
+        /// still cache a snapshot that holds the entries themselves.
+        var retiring: [IndexEntry] = []
+    }
+
     /// Runs a mutation of the graph's state under `lock`.
     ///
-    /// Whatever the mutation replaces (snapshots, entries, records) goes into `garbage` and is
-    /// released after the lock is dropped, so that deinitializers of user instances never
-    /// run under it. The calling thread's snapshot cache is refreshed at once, so the old
-    /// snapshot is not kept alive by the thread that changed the graph.
-    private func mutate<R>(_ body: (inout [Any]) -> R) -> R {
-        var garbage: [Any] = []
-        let result = lock.withLock { body(&garbage) }
+    /// Whatever the mutation replaces goes into its leftovers and is released after the lock
+    /// is dropped, so that deinitializers of user instances never run under it. The calling
+    /// thread's snapshot cache is refreshed at once, so the old snapshot is not kept alive by
+    /// the thread that changed the graph.
+    private func mutate<R>(_ body: (inout Leftovers) -> R) -> R {
+        var leftovers = Leftovers()
+        let result = lock.withLock { body(&leftovers) }
         let cache = ThreadState.current
         let snapshot = lock.withLock { current }
         let previous = cache.snapshot
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         withExtendedLifetime(previous) {}
-        garbage.removeAll()
+        Self.retire(leftovers.retiring)
+        leftovers.garbage.removeAll()
         return result
     }
 
+    /// Detaches and releases the instances of entries that left the graph: one barrier for
+    /// all the instances that lock-free readers may be following.
+    private static func retire(_ entries: [IndexEntry]) {
+        if entries.isEmpty { return }
+        var unpublished: [Unmanaged<AnyObject>] = []
+        var released: [Any] = []
+        for entry in entries { entry.retire(unpublished: &unpublished, released: &released) }
+        runtime.hazards.retire(unpublished)
+        released.removeAll()
+    }
+
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
-    private func publishLocked(_ garbage: inout [Any]) {
+    private func publishLocked(_ leftovers: inout Leftovers) {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
@@ -173,7 +194,7 @@ final class GraphEngine: @unchecked Sendable {
                 }
             }
         }
-        garbage.append(current)
+        leftovers.garbage.append(current)
         current = IndexSnapshot(
             generation: generation,
             entries: entries,
@@ -196,8 +217,11 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Activates `container`, or makes it the most recently activated one if it is active,
     /// then instantiates its eager dependencies.
+    ///
+    /// With `replaced`, deactivates that container in the same step: a lookup sees either
+    /// its registrations or the new container's, never neither.
     @discardableResult
-    func activate(_ container: DependencyContainer) -> [IndexEntry] {
+    func activate(_ container: DependencyContainer, replacing replaced: DependencyContainer? = nil) -> [IndexEntry] {
         // Listen first, so that an invalidation while the registrations are built is seen.
         // The listener holds the graph strongly: the container calls it after releasing its
         // own lock, so a call in flight when the graph deactivates the container (or ends)
@@ -208,48 +232,60 @@ final class GraphEngine: @unchecked Sendable {
             markInvalidated(container)
         }
         let (records, version) = container.versionedRegistrations()
-        let eager: [IndexEntry] = mutate { garbage in
+        let (eager, removed): ([IndexEntry], ActiveContainer?) = mutate { leftovers in
+            var removed: ActiveContainer?
+            if let replaced, replaced !== container,
+               let index = active.firstIndex(where: { $0.container === replaced }) {
+                invalidated[ObjectIdentifier(replaced)] = nil
+                removed = active.remove(at: index)
+                leftovers.retiring += removed!.entries
+            }
             let existing = active.firstIndex { $0.container === container }
             let record = existing.map { active.remove(at: $0) } ?? ActiveContainer(container)
-            garbage.append(record.load(records, graph: self))
+            record.load(records, graph: self, leftovers: &leftovers)
             active.append(record)
             invalidated[ObjectIdentifier(container)] = container.version == version ? nil : container
-            publishLocked(&garbage)
-            return eagerEntries(of: record)
+            publishLocked(&leftovers)
+            return (eagerEntries(of: record), removed)
         }
+        if let removed { unload(removed) }
         instantiateEagerly(eager)
         notifyChange()
         return eager
     }
 
+    /// Stops listening to a container that left the graph and drops its registrations.
+    private func unload(_ removed: ActiveContainer) {
+        removed.container.removeListener(owner: self)
+        removed.unload()
+    }
+
     /// Deactivates `container`, releasing every instance it stored.
     func deactivate(_ container: DependencyContainer) {
-        let removed: ActiveContainer? = mutate { garbage in
+        let removed: ActiveContainer? = mutate { leftovers in
             guard let index = active.firstIndex(where: { $0.container === container }) else { return nil }
             invalidated[ObjectIdentifier(container)] = nil
             let removed = active.remove(at: index)
-            publishLocked(&garbage)
+            leftovers.retiring += removed.entries
+            publishLocked(&leftovers)
             return removed
         }
         guard let removed else { return }
-        container.removeListener(owner: self)
-        removed.unload()
+        unload(removed)
         notifyChange()
     }
 
     /// Deactivates every active container.
     func deactivateAll() {
-        let removed: [ActiveContainer] = mutate { garbage in
+        let removed: [ActiveContainer] = mutate { leftovers in
             let removed = active
             active.removeAll()
             invalidated.removeAll()
-            publishLocked(&garbage)
+            for container in removed { leftovers.retiring += container.entries }
+            publishLocked(&leftovers)
             return removed
         }
-        for container in removed {
-            container.container.removeListener(owner: self)
-            container.unload()
-        }
+        for container in removed { unload(container) }
         if !removed.isEmpty { notifyChange() }
     }
 
@@ -267,7 +303,7 @@ final class GraphEngine: @unchecked Sendable {
         onlyIfOtherLines: Bool
     ) {
         let (records, version) = registrations
-        let eager: [IndexEntry]? = mutate { garbage in
+        let eager: [IndexEntry]? = mutate { leftovers in
             guard let record = active.first(where: { $0.container === container }) else { return nil }
             if onlyIfOtherLines, record.records.count == records.count,
                zip(record.records, records).allSatisfy({ $0.comesFromSameLine(as: $1) }) {
@@ -275,8 +311,8 @@ final class GraphEngine: @unchecked Sendable {
             }
             // Still invalidated unless no invalidation came after these registrations.
             if container.version == version { invalidated[ObjectIdentifier(container)] = nil }
-            garbage.append(record.load(records, graph: self))
-            publishLocked(&garbage)
+            record.load(records, graph: self, leftovers: &leftovers)
+            publishLocked(&leftovers)
             return eagerEntries(of: record)
         }
         guard let eager else { return }
@@ -286,12 +322,12 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Gives a managed registration a fresh entry, so its next injection builds a new instance.
     func resetManagedScope(of identity: IdentityKey, in record: ActiveContainer) {
-        let changed: Bool = mutate { garbage in
+        let changed: Bool = mutate { leftovers in
             guard active.contains(where: { $0 === record }),
                   let old = record.renewEntry(for: identity)
             else { return false }
-            garbage.append(old)
-            publishLocked(&garbage)
+            leftovers.retiring.append(old)
+            publishLocked(&leftovers)
             return true
         }
         if changed { notifyChange() }
@@ -354,11 +390,11 @@ final class ActiveContainer: @unchecked Sendable {
     init(_ container: DependencyContainer) { self.container = container }
 
     /// Takes new registrations, keeping the entries (and stored instances) of the
-    /// declarations that are still registered; returns what it replaced, for the caller to
-    /// release after unlocking. Caller holds the graph's lock.
-    func load(_ records: [RegistrationRecord], graph: GraphEngine) -> Any {
+    /// declarations that are still registered; what it replaces goes to `leftovers`, the
+    /// entries it drops to be retired. Caller holds the graph's lock.
+    func load(_ records: [RegistrationRecord], graph: GraphEngine, leftovers: inout GraphEngine.Leftovers) {
         let previous = self.entries
-        let replaced: Any = (self.records, previous)
+        leftovers.garbage.append((self.records, previous))
         self.records = records
         // The previous entries, which a re-run of the same declaration keeps.
         let previousTable = previous.isEmpty ? nil : identityTable()
@@ -392,12 +428,15 @@ final class ActiveContainer: @unchecked Sendable {
         }
         entries.reverse()
         for receipt in self.receipts.values { receipt.cancel() }
+        if !previous.isEmpty {
+            let kept = Set(entries.map(ObjectIdentifier.init))
+            leftovers.retiring += previous.lazy.filter { !kept.contains(ObjectIdentifier($0)) }
+        }
         self.entries = entries
         // Alone in its graph, this container is never asked which identities it registers
         // until a managed scope is reset or another container is activated.
         self.identities = graph.hasActive(besides: self) ? IdentityTable(entries) : nil
         self.receipts = receipts
-        return replaced
     }
 
     /// Whether this container registers the identity of `record`. Caller holds the graph's lock.

@@ -19,6 +19,12 @@ import Atomics
 /// in a `EntryState` made when first needed and dropped when empty, in a third word: most
 /// registrations never need one.
 ///
+/// Readers follow the published instance, too, under a hazard announcement: an entry that
+/// leaves the graph (its container deactivated, its managed scope reset, its graph ended)
+/// is *retired*, which detaches and releases its instances at once, although threads that
+/// cached an older index snapshot may keep the entry itself. A retired entry stores nothing
+/// more: a build that finishes after retirement goes to its caller only.
+///
 /// Creation is once-only per key: the first resolution marks the key as being built and runs
 /// the factory without holding any lock; others wait for it. A factory that throws leaves
 /// nothing stored, and the waiters try again.
@@ -54,7 +60,7 @@ final class IndexEntry: @unchecked Sendable {
     deinit {
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<WeakObject>.fromOpaque(box).release() }
-        if let state = word(Self.stateWord).load(ordering: .acquiring) { Unmanaged<EntryState>.fromOpaque(state).release() }
+        if let state = Self.state(inBits: stateBits) { state.release() }
     }
 
     /// Whether this entry and `other` stand for the same registration of the same container.
@@ -86,29 +92,87 @@ final class IndexEntry: @unchecked Sendable {
     @inline(__always)
     private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.sharedWord) }
 
+    /// The state word: the `EntryState`'s address, with `retiredTag` set once the entry is
+    /// retired. Changed only under the lock.
+    private var stateBits: UInt {
+        UInt(bitPattern: word(Self.stateWord).load(ordering: .relaxed))
+    }
+
+    private func setStateBits(_ bits: UInt) {
+        word(Self.stateWord).store(UnsafeMutableRawPointer(bitPattern: bits), ordering: .relaxed)
+    }
+
+    private static let retiredTag: UInt = 1
+
+    private static func state(inBits bits: UInt) -> Unmanaged<EntryState>? {
+        UnsafeRawPointer(bitPattern: bits & ~retiredTag).map { Unmanaged<EntryState>.fromOpaque($0) }
+    }
+
+    /// Whether the entry left the graph; the caller holds the lock.
+    private var isRetired: Bool { stateBits & Self.retiredTag != 0 }
+
     /// The state kept behind the lock, made if `creating`; the caller holds the lock.
     private func state(creating: Bool) -> EntryState? {
-        let word = word(Self.stateWord)
-        if let state = word.load(ordering: .relaxed) { return Unmanaged<EntryState>.fromOpaque(state).takeUnretainedValue() }
+        let bits = stateBits
+        if let state = Self.state(inBits: bits) { return state.takeUnretainedValue() }
         guard creating else { return nil }
         let state = EntryState()
-        word.store(Unmanaged.passRetained(state).toOpaque(), ordering: .relaxed)
+        setStateBits(UInt(bitPattern: Unmanaged.passRetained(state).toOpaque()) | (bits & Self.retiredTag))
         return state
     }
 
     /// Frees the state once it keeps nothing; the caller holds the lock.
     private func dropStateIfEmpty() {
-        let word = word(Self.stateWord)
-        guard let state = word.load(ordering: .relaxed),
-              Unmanaged<EntryState>.fromOpaque(state)._withUnsafeGuaranteedRef(\.isEmpty)
-        else { return }
-        word.store(nil, ordering: .relaxed)
-        Unmanaged<EntryState>.fromOpaque(state).release()
+        let bits = stateBits
+        guard let state = Self.state(inBits: bits), state._withUnsafeGuaranteedRef(\.isEmpty) else { return }
+        setStateBits(bits & Self.retiredTag)
+        state.release()
+    }
+
+    /// Marks the entry as having left the graph and detaches every instance it keeps: the
+    /// published one and the shared one's weak box go to `unpublished`, for the caller to
+    /// retire through the hazard domain (readers may be following them); instances kept per
+    /// parameter values, read only under the lock, go to `released`. Builds in progress go on
+    /// and hand their instance to their caller, storing nothing.
+    func retire(unpublished: inout [Unmanaged<AnyObject>], released: inout [Any]) {
+        lock.withLock {
+            setStateBits(stateBits | Self.retiredTag)
+            if let state = state(creating: false), !state.stored.isEmpty {
+                released.append(state.stored)
+                state.stored.removeAll()
+                dropStateIfEmpty()
+            }
+            if let instance = published.exchange(nil, ordering: .acquiringAndReleasing) {
+                unpublished.append(Unmanaged.fromOpaque(instance))
+            }
+            if let box = shared.exchange(nil, ordering: .acquiringAndReleasing) {
+                unpublished.append(Unmanaged.fromOpaque(box))
+            }
+        }
     }
 
     /// The singleton or managed instance (in stored form), read without a lock, if any.
+    /// `hazard` is the calling thread's cell: retirement may unpublish the instance at any
+    /// moment, so it is announced, confirmed and retained before the announcement ends.
     @inline(__always)
-    var publishedInstance: AnyObject? {
+    func publishedInstance(_ hazard: HazardCell) -> AnyObject? {
+        let source = published
+        guard let instance = source.load(ordering: .acquiring) else { return nil }
+        // Set once, then only cleared: a changed word is an empty one.
+        guard hazard.protect(instance, publishedBy: source) == instance else {
+            hazard.clear()
+            return nil
+        }
+        let retained = Unmanaged<AnyObject>.fromOpaque(instance).retain()
+        hazard.clear()
+        return retained.takeRetainedValue()
+    }
+
+    /// Whether a singleton or managed instance is published; a hint, read without a lock.
+    var hasPublishedInstance: Bool { published.load(ordering: .relaxed) != nil }
+
+    /// The published instance, read under the lock; the caller holds it.
+    private var lockedPublishedInstance: AnyObject? {
         published.load(ordering: .acquiring).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
 
@@ -261,7 +325,7 @@ final class IndexEntry: @unchecked Sendable {
     /// The instance stored for `key`; the caller holds the lock.
     private func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
         if key.values.isEmpty {
-            if strongly { return publishedInstance }
+            if strongly { return lockedPublishedInstance }
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
                 .flatMap { Unmanaged<WeakObject>.fromOpaque($0).takeUnretainedValue().object }
@@ -277,6 +341,8 @@ final class IndexEntry: @unchecked Sendable {
     /// Stores a new instance for `key` and returns the weak reference it replaces, which the
     /// caller retires; the caller holds the lock.
     private func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
+        // Built after the entry left the graph: its caller gets it, nothing keeps it.
+        if isRetired { return nil }
         switch (key.values.isEmpty, strongly) {
         case (true, true):
             let retained = Unmanaged.passRetained(instance).toOpaque()

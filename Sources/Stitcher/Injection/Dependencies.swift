@@ -1,8 +1,9 @@
 /// A dependency container whose activation follows the property that holds it.
 ///
 /// The container is activated when the property is initialized; assigning a new container
-/// deactivates the old one and activates the new one; when the property's owner is
-/// released, the container is deactivated.
+/// deactivates the old one and activates the new one in a single step (a concurrent
+/// injection sees the old registrations or the new ones, never neither); when the property's
+/// owner is released, the container is deactivated.
 ///
 /// ```swift
 /// final class AppDelegate {
@@ -71,8 +72,8 @@ final class ManagedContainerStorage: @unchecked Sendable {
                 return current
             }
             guard old !== container else { return }
-            graph.deactivate(old)
-            graph.activate(container)
+            // One step: concurrent lookups see the old registrations or the new ones.
+            graph.activate(container, replacing: old)
         }
     }
 }

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+import Stitcher
+import StitcherTesting
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+private final class Connection: @unchecked Sendable { init() {} }
+
+/// Weak references to every instance a factory made.
+private final class Made: @unchecked Sendable {
+    private let lock = NSLock()
+    private var references: [() -> AnyObject?] = []
+
+    func track<T: AnyObject>(_ object: T) -> T {
+        lock.lock()
+        references.append { [weak object] in object }
+        lock.unlock()
+        return object
+    }
+
+    var alive: Int {
+        lock.lock(); defer { lock.unlock() }
+        return references.filter { $0() != nil }.count
+    }
+
+    var count: Int { lock.lock(); defer { lock.unlock() }; return references.count }
+}
+
+/// A thread that resolves something in the caller's graph, then parks until released, so
+/// that whatever it cached stays cached while the test checks releases.
+private final class IdleThread: @unchecked Sendable {
+    private let resolved = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let context = DependencyGraph.currentContext
+        Thread.detachNewThread { [resolved, release, finished] in
+            context.run(body)
+            resolved.signal()
+            release.wait()
+            finished.signal()
+        }
+        resolved.wait()
+    }
+
+    func end() {
+        release.signal()
+        finished.wait()
+    }
+}
+
+/// Runs `body` on a GCD worker in the caller's graph and waits for it; the worker then
+/// goes back to the pool, idle.
+private func onIdleWorker(_ body: @escaping @Sendable () -> Void) {
+    let context = DependencyGraph.currentContext
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { context.run(body) }
+    group.wait()
+}
+
+/// A stored instance is released when its container, scope or graph lets it go: not when
+/// some idle thread that once resolved it next looks something up.
+@Suite(.isolatedDependencyGraph)
+struct InstanceReleaseTests {
+    @Test func deactivationReleasesASingletonAnIdleThreadResolved() throws {
+        let made = Made()
+        let container = DependencyContainer {
+            Dependency { made.track(Connection()) }.scope(.singleton)
+            Dependency { (id: Int) in made.track(Connection()) }.named("keyed").scope(.singleton)
+        }
+        DependencyGraph.activate(container)
+        let thread = IdleThread {
+            _ = try? DependencyGraph.inject(byType: Connection.self)
+            _ = try? DependencyGraph.inject(byName: "keyed", 7) as Connection
+        }
+        defer { thread.end() }
+        #expect(made.alive == 2)
+        DependencyGraph.deactivate(container)
+        #expect(made.alive == 0)
+    }
+
+    @Test func deactivationReleasesASingletonAnIdleWorkerResolved() throws {
+        let made = Made()
+        let container = DependencyContainer { Dependency { made.track(Connection()) }.scope(.singleton) }
+        DependencyGraph.activate(container)
+        onIdleWorker { _ = try? DependencyGraph.inject(byType: Connection.self) }
+        #expect(made.alive == 1)
+        DependencyGraph.deactivateAll()
+        #expect(made.alive == 0)
+    }
+
+    @Test func aManagedResetReleasesWhatAnIdleThreadResolved() throws {
+        let made = Made()
+        let scope = Unchecked(PassthroughSubject<Void, Never>())
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { made.track(Connection()) }.scope(.managed(by: scope.value))
+        })
+        let thread = IdleThread { _ = try? DependencyGraph.inject(byType: Connection.self) }
+        defer { thread.end() }
+        #expect(made.alive == 1)
+        scope.value.send()
+        #expect(made.alive == 0)
+    }
+
+    @Test func theEndOfAnIsolatedGraphReleasesWhatAnIdleThreadResolved() throws {
+        let made = Made()
+        var thread: IdleThread?
+        DependencyGraph.withIsolatedGraph {
+            DependencyGraph.activate(DependencyContainer { Dependency { made.track(Connection()) }.scope(.singleton) })
+            thread = IdleThread { _ = try? DependencyGraph.inject(byType: Connection.self) }
+            #expect(made.alive == 1)
+        }
+        #expect(made.alive == 0)
+        thread?.end()
+    }
+
+    @Test func anInstanceFinishedAfterItsContainerWasDeactivatedIsNotKept() throws {
+        let made = Made()
+        let building = DispatchSemaphore(value: 0)
+        let deactivated = DispatchSemaphore(value: 0)
+        let container = DependencyContainer {
+            Dependency { () -> Connection in
+                building.signal()
+                deactivated.wait()
+                return made.track(Connection())
+            }.scope(.singleton)
+        }
+        DependencyGraph.activate(container)
+        let finished = DispatchSemaphore(value: 0)
+        let context = DependencyGraph.currentContext
+        Thread.detachNewThread {
+            context.run { _ = try? DependencyGraph.inject(byType: Connection.self) }
+            finished.signal()
+        }
+        building.wait()
+        DependencyGraph.deactivate(container)
+        deactivated.signal()
+        finished.wait()
+        #expect(made.count == 1)
+        #expect(made.alive == 0, "the caller got it; the deactivated container keeps nothing")
+    }
+
+    @Test func aFactoryThatDeactivatesItsOwnContainerKeepsNothing() throws {
+        let made = Made()
+        let holder = Protected<DependencyContainer?>(nil)
+        let container = DependencyContainer {
+            Dependency { () -> Connection in
+                if let container = holder.withLock({ $0 }) { DependencyGraph.deactivate(container) }
+                return made.track(Connection())
+            }.scope(.singleton)
+        }
+        holder.withLock { $0 = container }
+        DependencyGraph.activate(container)
+        do { _ = try DependencyGraph.inject(byType: Connection.self) }
+        #expect(made.count == 1)
+        #expect(made.alive == 0)
+        DependencyGraph.activate(container)
+        holder.withLock { $0 = nil }
+        let first = try DependencyGraph.inject(byType: Connection.self)
+        #expect(try DependencyGraph.inject(byType: Connection.self) === first, "active again, it stores")
+    }
+
+    @Test func manyActivationCyclesLeaveNothingAlive() throws {
+        let made = Made()
+        let scope = Unchecked(PassthroughSubject<Void, Never>())
+        let invalidation = Unchecked(PassthroughSubject<Void, Never>())
+        let resets = Counter()
+        final class Owner: @unchecked Sendable {
+            @Injected(name: "singleton") var connection: Connection
+        }
+        let container = DependencyContainer {
+            Dependency { made.track(Connection()) }.named("singleton").scope(.singleton)
+            Dependency { made.track(Connection()) }.named("eager").scope(.singleton).eagerness(.eager)
+            Dependency { made.track(Connection()) }.named("managed")
+                .scope(.managed(by: scope.value.handleEvents(receiveOutput: { _ in resets.increment() })))
+            Dependency { (id: Int) in made.track(Connection()) }.named("keyed").scope(.singleton)
+        }
+        .invalidated(tracking: invalidation.value)
+        for cycle in 0..<1_000 {
+            DependencyGraph.activate(container)
+            _ = try DependencyGraph.inject(byName: "managed") as Connection
+            _ = try DependencyGraph.inject(byName: "keyed", cycle % 3) as Connection
+            onIdleWorker { _ = try? DependencyGraph.inject(byName: "singleton") as Connection }
+            _ = Owner().connection
+            invalidation.value.send()
+            scope.value.send()
+            DependencyGraph.deactivate(container)
+        }
+        #expect(made.count >= 4_000)
+        #expect(made.alive == 0)
+    }
+
+    @Test func replacingADependenciesContainerIsAtomic() throws {
+        final class App: @unchecked Sendable {
+            @Dependencies var container = DependencyContainer { Dependency { Connection() }.named("db") }
+        }
+        let app = App()
+        let containers = (0..<2).map { _ in
+            DependencyContainer { Dependency { Connection() }.named("db").scope(.singleton) }
+        }
+        let stop = Flag(false)
+        let misses = Counter()
+        let lookups = Counter()
+        let context = DependencyGraph.currentContext
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                context.run {
+                    while !stop.isOn {
+                        if (try? DependencyGraph.inject(byName: "db") as Connection) == nil { misses.increment() }
+                        lookups.increment()
+                    }
+                }
+                group.leave()
+            }
+        }
+        for swap in 0..<scaled(500) { app.container = containers[swap % 2] }
+        stop.isOn = true
+        #expect(group.wait(timeout: .now() + 30) == .success)
+        #expect(lookups.value > 0)
+        #expect(misses.value == 0, "a lookup sees the old registrations or the new ones")
+    }
+}
