@@ -16,6 +16,14 @@ private struct Colliding: Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(0) }
 }
 
+/// A reference-type parameter whose hash follows a property the caller can change.
+private final class MutableKey: Hashable, @unchecked Sendable {
+    var id: Int
+    init(_ id: Int) { self.id = id }
+    static func == (lhs: MutableKey, rhs: MutableKey) -> Bool { lhs.id == rhs.id }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
 /// A chain of `depth` levels, each level resolving the next.
 private final class Level: Sendable {
     let depth: Int
@@ -81,6 +89,25 @@ struct BadInputTests {
             } catch InjectionError.invalidDependencyParameters(.type("Thing"), _, _) {
             }
         }
+    }
+
+    @Test func aParameterMutatedAfterItKeyedAnInstanceBreaksNothingElse() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { (key: MutableKey) in Thing("\(key.id)") }.scope(.singleton)
+        })
+        let first = MutableKey(1)
+        let second = MutableKey(2)
+        let forFirst = try DependencyGraph.inject(byType: Thing.self, first)
+        let forSecond = try DependencyGraph.inject(byType: Thing.self, second)
+        // Breaks Hashable's contract: the stored key now equals another one.
+        first.id = 2
+        // Enough other keys that the stored instances are rehashed several times.
+        for id in 3..<200 { _ = try DependencyGraph.inject(byType: Thing.self, MutableKey(id)) }
+        #expect(try DependencyGraph.inject(byType: Thing.self, MutableKey(2)) === forSecond)
+        #expect(try DependencyGraph.inject(byType: Thing.self, second) === forSecond)
+        let rebuilt = try DependencyGraph.inject(byType: Thing.self, MutableKey(1))
+        #expect(rebuilt !== forFirst, "the mutated key no longer finds what it stored")
+        #expect(try DependencyGraph.inject(byType: Thing.self, MutableKey(1)) === rebuilt)
     }
 
     @Test func optionalOfOptionalAndNestedCollections() throws {

@@ -18,18 +18,48 @@ extension GraphEngine {
 
     /// The error for a request nothing is registered under, remembering the nearest
     /// registrations for its message.
+    ///
+    /// The snapshot the lookup read is kept, and the nearest registrations are found in it
+    /// only when the message is read: a miss costs about what a hit costs, however many
+    /// registrations there are and whatever their names, and the message still describes
+    /// the index the failed lookup saw.
     func missing(_ key: LookupKey, _ arguments: InjectionArguments) -> InjectionError {
-        let nearby = nearestRegistrations(to: key)
+        let nearby = NearbyRegistrations(key: key, snapshot: snapshot())
         InjectionDiagnostics.record(nearby, for: key.context)
         InjectionDiagnostics.recordChain(for: key.context)
         return .missingDependency(key.context)
     }
+}
 
-    /// Up to five registrations a user may have meant: the same type registered under a name
-    /// or value, close spellings, and other values of the same type.
-    func nearestRegistrations(to key: LookupKey) -> [String] {
+/// The registrations a user may have meant by a request that found nothing, found in the
+/// snapshot the request read when first asked for.
+final class NearbyRegistrations: @unchecked Sendable {
+    private let key: LookupKey
+    private let lock = Lock()
+    private var snapshot: IndexSnapshot?
+    private var found: [String] = []
+
+    init(key: LookupKey, snapshot: IndexSnapshot) {
+        self.key = key
+        self.snapshot = snapshot
+    }
+
+    /// Up to five registrations: the same type registered under a name or value, close
+    /// spellings, and other values of the same type. Computed once; the snapshot is then
+    /// dropped.
+    var summaries: [String] {
+        lock.withLock {
+            if let snapshot {
+                found = Self.nearest(to: key, in: snapshot)
+                self.snapshot = nil
+            }
+            return found
+        }
+    }
+
+    private static func nearest(to key: LookupKey, in snapshot: IndexSnapshot) -> [String] {
         var found: [String] = []
-        for entry in snapshot().entries {
+        for entry in snapshot.entries {
             let record = entry.record
             switch (key, record.locator.kind) {
             case let (.type(type), .name(name)) where record.producedType == type:
@@ -54,26 +84,63 @@ extension GraphEngine {
     }
 }
 
+/// Identifiers longer than this (in UTF-8 bytes) are not compared for close spellings:
+/// names built from input can be arbitrarily long, and a diagnosis must stay cheap.
+let longestComparedSpelling = 1_024
+
+/// Containment is checked only when the longer identifier is at most this long.
+let longestContainmentSpelling = 256
+
 /// Whether two identifiers differ only by case, by containment, or by at most two edits.
+///
+/// Linear in the identifiers' length, and bounded by `longestComparedSpelling`.
 func isCloseSpelling(_ lhs: String, _ rhs: String) -> Bool {
+    let (lhsLength, rhsLength) = (lhs.utf8.count, rhs.utf8.count)
+    guard max(lhsLength, rhsLength) <= longestComparedSpelling else { return false }
+    let canContain = min(lhsLength, rhsLength) >= 3 && max(lhsLength, rhsLength) <= longestContainmentSpelling
     let a = lhs.lowercased(), b = rhs.lowercased()
     if a == b { return true }
-    if min(a.count, b.count) >= 3, a.contains(b) || b.contains(a) { return true }
+    if canContain, a.contains(b) || b.contains(a) { return true }
     return editDistance(Array(a), Array(b), limit: 2) <= 2
 }
 
-/// The Levenshtein distance between two strings, stopping early above `limit`.
+/// The Levenshtein distance between two strings, or `limit + 1` when it is larger.
+///
+/// Only the diagonal band of width `2 * limit + 1` is computed, so the cost is linear in the
+/// strings' length.
 func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
     if abs(a.count - b.count) > limit { return limit + 1 }
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var row = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        if row.min()! > limit { return limit + 1 }
-        previous = row
+    let beyond = limit + 1
+    // Row i holds distances for columns i-limit ... i+limit, at offsets 0 ... 2*limit.
+    let width = 2 * limit + 1
+    var previous = [Int](repeating: beyond, count: width)
+    var row = [Int](repeating: beyond, count: width)
+    for offset in 0..<width {
+        let column = offset - limit
+        if column >= 0, column <= b.count { previous[offset] = min(column, beyond) }
     }
-    return previous[b.count]
+    for i in 1...a.count {
+        var smallest = beyond
+        for offset in 0..<width {
+            let j = i + offset - limit
+            guard j >= 0, j <= b.count else {
+                row[offset] = beyond
+                continue
+            }
+            if j == 0 {
+                row[offset] = min(i, beyond)
+            } else {
+                // Same column in the previous row is one offset to the right.
+                let above = offset + 1 < width ? previous[offset + 1] + 1 : beyond
+                let left = offset > 0 ? row[offset - 1] + 1 : beyond
+                let diagonal = previous[offset] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                row[offset] = min(above, left, diagonal, beyond)
+            }
+            smallest = min(smallest, row[offset])
+        }
+        if smallest >= beyond { return beyond }
+        swap(&previous, &row)
+    }
+    return previous[b.count - a.count + limit]
 }

@@ -94,11 +94,32 @@ extension InjectionError {
 /// dependency's message lists are kept here, keyed by the request, for its
 /// `failureReason` and `recoverySuggestion`.
 enum InjectionDiagnostics {
-    private static let table = Protected<[InjectionError.DependencyContext: [String]]>([:])
+    private static let table = Protected<[InjectionError.DependencyContext: Candidates]>([:])
     private static let chains = Protected<[InjectionError.DependencyContext: [InjectionError.DependencyContext]]>([:])
     private static let capacity = 512
 
+    /// The candidates of one failure: listed when it was thrown, or found on first read.
+    private enum Candidates {
+        case listed([String])
+        case nearby(NearbyRegistrations)
+
+        var summaries: [String] {
+            switch self {
+            case .listed(let summaries): summaries
+            case .nearby(let nearby): nearby.summaries
+            }
+        }
+    }
+
     static func record(_ candidates: [String], for context: InjectionError.DependencyContext) {
+        record(.listed(candidates), for: context)
+    }
+
+    static func record(_ nearby: NearbyRegistrations, for context: InjectionError.DependencyContext) {
+        record(.nearby(nearby), for: context)
+    }
+
+    private static func record(_ candidates: Candidates, for context: InjectionError.DependencyContext) {
         table.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[context] = candidates
@@ -106,7 +127,8 @@ enum InjectionDiagnostics {
     }
 
     static func candidates(for context: InjectionError.DependencyContext) -> [String] {
-        table.withLock { $0[context] ?? [] }
+        // Found outside the table's lock: finding them may take a while.
+        table.withLock { $0[context] }?.summaries ?? []
     }
 
     /// Records the instantiations in progress on the calling thread when a request for

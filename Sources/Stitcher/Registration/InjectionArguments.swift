@@ -165,7 +165,26 @@ final class ArgumentPack<each P: Hashable>: AnyArgumentPack, @unchecked Sendable
 
 /// The parameter values of an injection, used to keep one stored instance per distinct
 /// set of parameters.
+///
+/// The hash is taken once, when the key is made, and keys with different hashes are never
+/// equal: a reference-type parameter mutated after it keyed a stored instance (which breaks
+/// `Hashable`'s contract) then keys nothing new, instead of corrupting the dictionary that
+/// stores instances and crashing a later, unrelated injection. Injecting with the mutated
+/// value finds no stored instance and builds one.
 struct ArgumentKey: Hashable, @unchecked Sendable {
     let values: [AnyHashable]
+    private let hash: Int
+
+    init(values: [AnyHashable]) {
+        self.values = values
+        hash = values.hashValue
+    }
+
     static let empty = ArgumentKey(values: [])
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (lhs: ArgumentKey, rhs: ArgumentKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.values == rhs.values
+    }
 }
