@@ -83,6 +83,34 @@ struct AsyncResolutionTests {
         }
     }
 
+    @Test func anAsyncCycleSplitAcrossTasksGivesEveryTaskAClosedCycle() async throws {
+        // Each factory waits until the other task has started building its own singleton,
+        // then asks for it: neither task's own path shows the cycle.
+        let started = AsyncBarrier(parties: 2)
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async throws -> LoopA in
+                await started.arriveAndWait()
+                _ = try await DependencyGraph.injectAsync(byType: LoopB.self)
+                return LoopA()
+            }.scope(.singleton)
+            Dependency { () async throws -> LoopB in
+                await started.arriveAndWait()
+                _ = try await DependencyGraph.injectAsync(byType: LoopA.self)
+                return LoopB()
+            }.scope(.singleton)
+        })
+        async let first = failure { _ = try await DependencyGraph.injectAsync(byType: LoopA.self) }
+        async let second = failure { _ = try await DependencyGraph.injectAsync(byType: LoopB.self) }
+        for error in await [first, second] {
+            guard case .cyclicDependencyReference(let backtrace)? = error as? InjectionError else {
+                Issue.record("expected a cycle, got \(String(describing: error))")
+                continue
+            }
+            #expect(backtrace.entries.count >= 3)
+            #expect(backtrace.entries.first == backtrace.entries.last, "the path closes: \(backtrace)")
+        }
+    }
+
     @Test func aThrowingAsyncSingletonIsRetried() async throws {
         let attempts = Counter()
         await DependencyGraph.activate(DependencyContainer {
@@ -129,4 +157,10 @@ struct AsyncResolutionTests {
             _ = try await DependencyGraph.injectAsync(byType: Connection.self, 4)
         }
     }
+}
+
+/// The error `body` throws, or nil.
+private func failure(_ body: () async throws -> Void) async -> (any Error)? {
+    do { try await body() } catch { return error }
+    return nil
 }

@@ -111,17 +111,50 @@ struct CycleDetectionTests {
                 return ThreadLeaf()
             }.scope(.singleton)
         })
-        let errors = Counter()
+        let paths = Protected<[[InjectionError.DependencyContext]]>([])
         let finished = onThreads(2, timeout: 30) { index in
             do {
                 if index == 0 { _ = try DependencyGraph.inject(byType: ThreadRoot.self) }
                 else { _ = try DependencyGraph.inject(byType: ThreadLeaf.self) }
-            } catch InjectionError.cyclicDependencyReference {
-                errors.increment()
+            } catch InjectionError.cyclicDependencyReference(let backtrace) {
+                paths.withLock { $0.append(backtrace.entries) }
             } catch {}
         }
         #expect(finished, "no deadlock")
-        #expect(errors.value >= 1)
+        let reported = paths.withLock { $0 }
+        #expect(reported.count == 2, "both threads learn of the cycle")
+        for path in reported {
+            #expect(path.count == 3 && path.first == path.last, "the path closes: \(path)")
+        }
+    }
+
+    @Test func aCycleThroughThreeThreadsIsReportedWholeOnEveryThread() throws {
+        let started = Barrier(parties: 3)
+        let names = ["first", "second", "third"]
+        DependencyGraph.activate(DependencyContainer {
+            for (index, name) in names.enumerated() {
+                Dependency { () throws -> ThreadRoot in
+                    started.arriveAndWait()
+                    let _: ThreadRoot = try DependencyGraph.inject(byName: names[(index + 1) % names.count])
+                    return ThreadRoot()
+                }.named(name).scope(.singleton)
+            }
+        })
+        let paths = Protected<[[InjectionError.DependencyContext]]>([])
+        let finished = onThreads(3, timeout: 30) { index in
+            do {
+                let _: ThreadRoot = try DependencyGraph.inject(byName: names[index])
+            } catch InjectionError.cyclicDependencyReference(let backtrace) {
+                paths.withLock { $0.append(backtrace.entries) }
+            } catch {}
+        }
+        #expect(finished, "no deadlock")
+        let reported = paths.withLock { $0 }
+        #expect(reported.count == 3, "every thread learns of the cycle")
+        for path in reported {
+            #expect(path.count == 4 && path.first == path.last, "the path closes: \(path)")
+            #expect(Set(path.map(\.description)).count == 3, "through all three: \(path)")
+        }
     }
 
     @Test func detectionCanBeTurnedOff() {

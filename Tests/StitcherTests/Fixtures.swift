@@ -76,3 +76,23 @@ struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Lets tasks wait, suspended, until `parties` arrivals happened; later arrivals pass straight
+/// through.
+actor AsyncBarrier {
+    private var arrivals = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private let parties: Int
+
+    init(parties: Int) { self.parties = parties }
+
+    func arriveAndWait() async {
+        arrivals += 1
+        if arrivals >= parties {
+            for continuation in waiting { continuation.resume() }
+            waiting.removeAll()
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}

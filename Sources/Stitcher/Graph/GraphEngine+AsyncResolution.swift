@@ -50,7 +50,7 @@ extension GraphEngine {
         }
         return try await entry.instance(
             for: key, strongly: strongly, chain: chain,
-            cycle: { .cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context])) },
+            path: { steps.map(\.context) + [step.context] },
             make: make)
     }
 }

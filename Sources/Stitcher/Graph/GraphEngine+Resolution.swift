@@ -144,7 +144,7 @@ extension GraphEngine {
         let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
         return try entry.instance(
             for: key, strongly: strongly, chain: chain,
-            cycle: { self.cycleError(entry, state) },
+            path: { self.path(to: entry, state) },
             make: {
                 // Child tasks the factory starts inherit the path, so a cycle through them
                 // is reported instead of waiting for this very build.
@@ -270,10 +270,14 @@ extension GraphEngine {
         InheritedResolution.Step(frame.entry, arguments: frame.arguments?.key ?? .empty)
     }
 
-    /// The cycle error for reaching `entry` again: the whole path, then `entry`.
+    /// The cycle error for reaching `entry` again.
     private func cycleError(_ entry: IndexEntry, _ state: ThreadState) -> InjectionError {
+        .cyclicDependencyReference(InjectionError.DependencyBacktrace(entries: path(to: entry, state)))
+    }
+
+    /// The resolution path that leads to `entry`: the inherited one, this thread's, then `entry`.
+    private func path(to entry: IndexEntry, _ state: ThreadState) -> [InjectionError.DependencyContext] {
         let inherited = inheritedResolution(state)?.current.map(\.context) ?? []
-        let path = inherited + state.frames.map(\.context) + [entry.record.locator.context]
-        return .cyclicDependencyReference(InjectionError.DependencyBacktrace(entries: path))
+        return inherited + state.frames.map(\.context) + [entry.record.locator.context]
     }
 }

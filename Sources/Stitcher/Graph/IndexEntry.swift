@@ -201,12 +201,13 @@ final class IndexEntry: @unchecked Sendable {
     /// - Parameters:
     ///   - strongly: whether the instance is kept strongly (singleton, managed) or weakly (shared).
     ///   - chain: the resolution asking, to detect waits that would deadlock.
-    ///   - cycle: the error to throw when waiting would deadlock.
+    ///   - path: the resolution path that leads here, ending with this entry; kept while
+    ///     waiting, so that a cycle across threads is reported whole.
     func instance(
         for key: ArgumentKey,
         strongly: Bool,
         chain: ResolutionChain,
-        cycle: () -> InjectionError,
+        path: () -> [InjectionError.DependencyContext],
         make: () throws -> AnyObject
     ) throws -> AnyObject {
         let record = self.record
@@ -219,9 +220,11 @@ final class IndexEntry: @unchecked Sendable {
             }
             guard let builder = state(creating: false)?.builders[key] else { break }
             if builder !== chain {
-                guard WaitRegistry.beginWaiting(chain, for: builder) else {
+                do {
+                    try WaitRegistry.beginWaiting(chain, for: builder, along: path())
+                } catch {
                     lock.unlock()
-                    throw cycle()
+                    throw error
                 }
                 lock.wait()
                 WaitRegistry.endWaiting(chain)
@@ -250,7 +253,7 @@ final class IndexEntry: @unchecked Sendable {
         for key: ArgumentKey,
         strongly: Bool,
         chain: ResolutionChain,
-        cycle: () -> InjectionError,
+        path: () -> [InjectionError.DependencyContext],
         make: () async throws -> AnyObject
     ) async throws -> AnyObject {
         let record = self.record
@@ -264,7 +267,7 @@ final class IndexEntry: @unchecked Sendable {
             }
             if let existing { return existing }
             guard let builder else { break }
-            if builder !== chain, !WaitRegistry.beginWaiting(chain, for: builder) { throw cycle() }
+            if builder !== chain { try WaitRegistry.beginWaiting(chain, for: builder, along: path()) }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let stillBuilding = lock.withLock {
                     guard let state = state(creating: false), state.builders[key] != nil else { return false }

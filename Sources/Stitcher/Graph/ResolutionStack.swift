@@ -107,27 +107,60 @@ enum ResolutionStack {
 ///
 /// Only consulted when a thread is about to wait, so it costs nothing when there is no
 /// contention. A wait that would close a loop is a dependency cycle split across threads,
-/// reported as an error instead of a deadlock.
+/// reported as an error instead of a deadlock. Each wait keeps the path that led to it, so
+/// that the error shows the whole loop, not only the part the detecting thread walked.
 enum WaitRegistry {
-    private static let waits = Protected<[ObjectIdentifier: ResolutionChain]>([:])
+    private struct Wait {
+        let builder: ResolutionChain
+        /// The waiter's resolution path, ending with the dependency it waits for.
+        let path: [InjectionError.DependencyContext]
+    }
 
-    /// Records that `waiter` waits for `builder`; false when that wait would deadlock.
-    static func beginWaiting(_ waiter: ResolutionChain, for builder: ResolutionChain) -> Bool {
-        waits.withLock { waits in
+    private static let waits = Protected<[ObjectIdentifier: Wait]>([:])
+
+    /// Records that `waiter` waits for `builder` to finish the last dependency of `path`.
+    ///
+    /// - Throws: ``InjectionError/cyclicDependencyReference(_:)`` with the closed loop when
+    ///   `builder` (or a chain it waits for, and so on) waits for `waiter`.
+    static func beginWaiting(
+        _ waiter: ResolutionChain, for builder: ResolutionChain, along path: [InjectionError.DependencyContext]
+    ) throws {
+        let loop: [InjectionError.DependencyContext]? = waits.withLock { waits in
+            var others: [[InjectionError.DependencyContext]] = []
             var next: ResolutionChain? = builder
-            var steps = 0
-            while let chain = next, steps <= waits.count {
-                if chain === waiter { return false }
-                next = waits[ObjectIdentifier(chain)]
-                steps += 1
+            while let chain = next, others.count <= waits.count {
+                if chain === waiter { return closedLoop(path, through: others) }
+                let wait = waits[ObjectIdentifier(chain)]
+                if let wait { others.append(wait.path) }
+                next = wait?.builder
             }
-            waits[ObjectIdentifier(waiter)] = builder
-            return true
+            waits[ObjectIdentifier(waiter)] = Wait(builder: builder, path: path)
+            return nil
         }
+        if let loop { throw InjectionError.cyclicDependencyReference(.init(entries: loop)) }
     }
 
     static func endWaiting(_ waiter: ResolutionChain) {
         waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) }
+    }
+
+    /// Joins the paths of the chains in a loop of waits into one path that starts and ends
+    /// with the same dependency.
+    ///
+    /// `mine` ends with what the first of `others` builds; each of `others` ends with what
+    /// the next builds, the last with a dependency on `mine`. Each path joins the previous
+    /// one after the dependency they share.
+    static func closedLoop(
+        _ mine: [InjectionError.DependencyContext], through others: [[InjectionError.DependencyContext]]
+    ) -> [InjectionError.DependencyContext] {
+        guard let last = others.last?.last, let start = mine.dropLast().lastIndex(of: last) else { return mine }
+        var loop = Array(mine[start...])
+        for other in others {
+            let joint = loop[loop.count - 1]
+            let from = other.dropLast().lastIndex(of: joint).map { $0 + 1 } ?? 0
+            loop += other[from...]
+        }
+        return loop
     }
 }
 
