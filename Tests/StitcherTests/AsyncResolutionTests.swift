@@ -119,7 +119,7 @@ struct AsyncResolutionTests {
                 return Connection(serial: attempts.value)
             }.scope(.singleton)
         })
-        await #expect(throws: Refused.self) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) }
+        await #expect(throws: InjectionError.unknown(Refused())) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) }
         let connection = try await DependencyGraph.injectAsync(byType: Connection.self)
         #expect(connection.serial == 2)
         #expect(try await DependencyGraph.injectAsync(byType: Connection.self) === connection)

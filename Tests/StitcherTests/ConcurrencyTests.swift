@@ -87,8 +87,8 @@ struct ConcurrencyTests {
                 return Database()
             }.scope(.singleton)
         })
-        #expect(throws: Flaky.self) { try DependencyGraph.inject(byType: Database.self) }
-        #expect(throws: Flaky.self) { try DependencyGraph.inject(byType: Database.self) }
+        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) }
+        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) }
         let database = try DependencyGraph.inject(byType: Database.self)
         #expect(try DependencyGraph.inject(byType: Database.self) === database)
         #expect(attempts.value == 3)

@@ -3,6 +3,8 @@ import Stitcher
 import StitcherTesting
 
 private final class Alpha: Sendable {}
+private final class Beta: Sendable {}
+private final class Gamma: Sendable {}
 private final class PaymentGateway: Sendable {}
 private protocol Notifier {}
 private struct Email: Notifier {}
@@ -97,9 +99,30 @@ struct ErrorMessageTests {
                 == "Invalid parameters for Name[n]: 0 parameters given, 1 expected; injected with no parameters.")
     }
 
-    @Test func factoryErrorsPassThroughUnchanged() throws {
-        DependencyGraph.activate(DependencyContainer { Dependency { () throws -> Alpha in throw FactoryFailure() } })
-        #expect(throws: FactoryFailure.self) { let _: Alpha = try DependencyGraph.inject() }
+    @Test func aFactorysOwnErrorIsWrappedOnceAsUnknown() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () throws -> Alpha in throw FactoryFailure() }
+            Dependency { () throws -> Beta in _ = try DependencyGraph.inject(byType: Alpha.self); return Beta() }
+            Dependency { () async throws -> Gamma in throw FactoryFailure() }
+            Dependency { () throws -> Region in throw InjectionError.unsupportedOperation }
+        })
+        for attempt in [
+            { _ = try DependencyGraph.inject(byType: Alpha.self) },
+            { _ = try DependencyGraph.inject(byType: Beta.self) },
+        ] as [() throws -> Void] {
+            do {
+                try attempt()
+                Issue.record("expected an error")
+            } catch InjectionError.unknown(let underlying) {
+                #expect(underlying is FactoryFailure, "wrapped once, not again by the outer factory")
+            }
+        }
+        await #expect(throws: InjectionError.unknown(FactoryFailure())) {
+            _ = try await DependencyGraph.injectAsync(byType: Gamma.self)
+        }
+        #expect(throws: InjectionError.unsupportedOperation, "an injection error passes through") {
+            _ = try DependencyGraph.inject(byType: Region.self)
+        }
         #expect(InjectionError.unknown(FactoryFailure()).description == "Dependency instantiation failed with error: disk full.")
         #expect(InjectionError.unsupportedOperation.description == "Unsupported operation.")
     }

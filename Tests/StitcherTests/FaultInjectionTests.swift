@@ -26,8 +26,9 @@ struct FaultInjectionTests {
             Dependency { Service(try DependencyGraph.inject()) }
         })
         let before = DependencyGraph.activeRegistrations.map(\.description)
-        #expect(throws: Outage(attempt: 1)) { try DependencyGraph.inject(byType: Service.self) }
-        #expect(throws: Outage(attempt: 2)) { try DependencyGraph.inject(byType: Repository.self) }
+        // Wrapped once, where the failing factory ran, and passed through the outer ones.
+        #expect(throws: InjectionError.unknown(Outage(attempt: 1))) { try DependencyGraph.inject(byType: Service.self) }
+        #expect(throws: InjectionError.unknown(Outage(attempt: 2))) { try DependencyGraph.inject(byType: Repository.self) }
         #expect(DependencyGraph.activeRegistrations.map(\.description) == before, "the graph is unchanged")
         let service = try DependencyGraph.inject(byType: Service.self)
         _ = service
@@ -49,7 +50,7 @@ struct FaultInjectionTests {
         #expect(onThreads(4) { _ in
             for _ in 0..<scaled(300) {
                 do { _ = try DependencyGraph.inject(byType: Database.self); successes.increment() }
-                catch is Outage { failures.increment() }
+                catch InjectionError.unknown(let error) where error is Outage { failures.increment() }
                 catch { Issue.record("unexpected \(error)") }
             }
         })

@@ -14,7 +14,8 @@ import Foundation
 /// }
 /// ```
 public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
-    /// A factory threw an error that is not an `InjectionError`.
+    /// A factory threw an error that is not an `InjectionError`: wrapped once, where the
+    /// factory ran, and passed unchanged through the factories injecting it.
     case unknown(any Error)
     /// The operation is not supported.
     case unsupportedOperation
@@ -102,5 +103,16 @@ extension InjectionError: Equatable {
         default:
             false
         }
+    }
+}
+
+extension InjectionError {
+    /// `error` as an injection error: itself when it is one, otherwise wrapped in
+    /// ``unknown(_:)``, as Stitcher 1.x reports a factory's own errors.
+    ///
+    /// Applied where factories are called, so an error thrown deep in a graph is wrapped once
+    /// and passes through every outer factory unchanged.
+    static func wrapping(_ error: any Error) -> InjectionError {
+        error as? InjectionError ?? .unknown(error)
     }
 }

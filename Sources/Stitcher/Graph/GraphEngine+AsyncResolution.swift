@@ -39,7 +39,11 @@ extension GraphEngine {
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
             return try await ResolutionStack.$inherited.withValue(path) {
-                record.finish(try await record.makeAsync(arguments))
+                do {
+                    return record.finish(try await record.makeAsync(arguments))
+                } catch {
+                    throw InjectionError.wrapping(error)
+                }
             }
         }
         let strongly: Bool

@@ -208,7 +208,11 @@ extension GraphEngine {
             state.frames.pop()
             if state.frames.isEmpty { state.endResolution() }
         }
-        return record.finish(try record.make(parameters ?? .none))
+        do {
+            return record.finish(try record.make(parameters ?? .none))
+        } catch {
+            throw InjectionError.wrapping(error)
+        }
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.
