@@ -111,6 +111,36 @@ struct AsyncResolutionTests {
         }
     }
 
+    @Test func anAsyncInjectionRacingActivationNeverRunsTheFactorySynchronously() async throws {
+        // The async injection reads the index, finds nothing async and hands over to the
+        // synchronous path, which reads it again: an activation in between must not make
+        // that path run the async factory (and fail with `unsupportedOperation`).
+        let container = DependencyContainer {
+            Dependency { () async -> Connection in Connection(serial: 1) }.scope(.singleton)
+        }
+        let stop = Flag(false)
+        let toggling = Task.detached { [context = DependencyGraph.currentContext] in
+            context.run {
+                while !stop.isOn {
+                    DependencyGraph.activate(container)
+                    DependencyGraph.deactivate(container)
+                }
+            }
+        }
+        var unexpected: [String] = []
+        for _ in 0..<scaled(5_000) {
+            do {
+                _ = try await DependencyGraph.injectAsync(byType: Connection.self)
+            } catch InjectionError.missingDependency {
+            } catch {
+                if unexpected.count < 5 { unexpected.append("\(error)") }
+            }
+        }
+        stop.isOn = true
+        await toggling.value
+        #expect(unexpected.isEmpty, "only 'missing' while the container comes and goes: \(unexpected)")
+    }
+
     @Test func aThrowingAsyncSingletonIsRetried() async throws {
         let attempts = Counter()
         await DependencyGraph.activate(DependencyContainer {

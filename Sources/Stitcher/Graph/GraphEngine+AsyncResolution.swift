@@ -6,14 +6,17 @@ extension GraphEngine {
     /// in a task-local value (an async factory may resume on another thread) and waiting for
     /// a build in progress suspends instead of blocking.
     func resolveAsync<D>(_ key: LookupKey, _ arguments: InjectionArguments) async throws -> D {
-        let candidates = snapshot().entries(for: key)?.entries ?? []
+        // One read of the index decides both paths: were the synchronous path to read it
+        // again, an activation in between could hand it an async factory to run.
+        let state = ThreadState.current
+        let candidates = snapshot(state: state).entries(for: key)?.entries ?? []
         let matching = candidates.filter { $0.record.accepts(arguments) }
         guard matching.count == 1, matching[0].record.isAsync else {
-            return try resolve(key, arguments)
+            return try resolveSlowly(key, arguments, candidates, state)
         }
         let entry = matching[0]
         let instance: AnyObject
-        if let published = entry.publishedInstance(ThreadState.current.hazard) {
+        if let published = entry.publishedInstance(state.hazard) {
             instance = published
         } else {
             instance = try await instanceAsync(of: entry, arguments)

@@ -72,8 +72,20 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// A fresh entry for the same registration, holding no instance.
+    ///
+    /// This entry remembers it: a thread that still reads this entry from an older snapshot
+    /// once it is retired builds into the fresh one, so that a scope lifetime gets one
+    /// instance whatever snapshot its readers started from.
     func renewed() -> IndexEntry {
-        IndexEntry(record: record, owner: owner)
+        let successor = IndexEntry(record: record, owner: owner)
+        lock.withLock { state(creating: true)!.successor = successor }
+        return successor
+    }
+
+    /// The entry that replaced this one when it was retired by a renewal; the caller holds
+    /// the lock.
+    private var retiredInFavour: IndexEntry? {
+        isRetired ? state(creating: false)?.successor : nil
     }
 
     /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
@@ -214,6 +226,10 @@ final class IndexEntry: @unchecked Sendable {
         let lock = self.lock
         lock.lock()
         while true {
+            if let successor = retiredInFavour {
+                lock.unlock()
+                return try successor.instance(for: key, strongly: strongly, chain: chain, path: path, make: make)
+            }
             if let existing = storedInstance(for: key, strongly: strongly, record) {
                 lock.unlock()
                 return existing
@@ -259,11 +275,15 @@ final class IndexEntry: @unchecked Sendable {
         let record = self.record
         let lock = self.lock
         while true {
-            let (existing, builder): (AnyObject?, ResolutionChain?) = lock.withLock {
-                if let existing = storedInstance(for: key, strongly: strongly, record) { return (existing, nil) }
-                if let builder = state(creating: false)?.builders[key] { return (nil, builder) }
+            let (existing, builder, successor): (AnyObject?, ResolutionChain?, IndexEntry?) = lock.withLock {
+                if let successor = retiredInFavour { return (nil, nil, successor) }
+                if let existing = storedInstance(for: key, strongly: strongly, record) { return (existing, nil, nil) }
+                if let builder = state(creating: false)?.builders[key] { return (nil, builder, nil) }
                 state(creating: true)!.builders[key] = chain
-                return (nil, nil)
+                return (nil, nil, nil)
+            }
+            if let successor {
+                return try await successor.instance(for: key, strongly: strongly, chain: chain, path: path, make: make)
             }
             if let existing { return existing }
             guard let builder else { break }
@@ -371,8 +391,10 @@ final class EntryState {
     var stored: [ArgumentKey: IndexEntry.Stored] = [:]
     var builders: [ArgumentKey: ResolutionChain] = [:]
     var asyncWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The entry a renewal put in this one's place (see `IndexEntry.renewed()`).
+    var successor: IndexEntry?
 
-    var isEmpty: Bool { stored.isEmpty && builders.isEmpty && asyncWaiters.isEmpty }
+    var isEmpty: Bool { stored.isEmpty && builders.isEmpty && asyncWaiters.isEmpty && successor == nil }
 }
 
 /// A weak reference to an instance of the shared scope.
