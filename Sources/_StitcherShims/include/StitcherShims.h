@@ -10,43 +10,6 @@
 #define STITCHER_TLS_MODEL __attribute__((tls_model("initial-exec")))
 #else
 #define STITCHER_TLS_MODEL
-// MARK: Hazard cells (see `HazardDomain`)
-
-/// Announces that the calling thread is about to follow `pointer`, in its own `cell`.
-///
-/// With asymmetric fences, a plain store that the compiler may not move past the load that
-/// follows (the confirming load of the published word); the retiring thread's process-wide
-/// barrier makes it visible before it scans the cells. Otherwise a full fence.
-static inline void stitcher_hazard_announce(void *_Nullable *_Nonnull cell, void *_Nullable pointer) {
-    _Atomic(void *) *word = (_Atomic(void *) *)cell;
-    if (atomic_load_explicit(&stitcher_counters.asymmetric_fences, memory_order_relaxed)) {
-        atomic_store_explicit(word, pointer, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst);
-    } else {
-        atomic_store_explicit(word, pointer, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_seq_cst);
-    }
-}
-
-/// Ends the announcement: everything the thread did with the pointer happens before.
-static inline void stitcher_hazard_clear(void *_Nullable *_Nonnull cell) {
-    atomic_store_explicit((_Atomic(void *) *)cell, (void *)0, memory_order_release);
-}
-
-/// What a cell announces, read by a retiring thread after `stitcher_hazard_barrier()`.
-static inline void *_Nullable stitcher_hazard_read(void *_Nullable *_Nonnull cell) {
-    return atomic_load_explicit((_Atomic(void *) *)cell, memory_order_seq_cst);
-}
-
-/// Makes every thread's earlier announcements visible to the caller, and the caller's
-/// earlier stores visible to every thread's later loads: Linux's `membarrier` when
-/// `asymmetric_fences` is set, otherwise a fence (announcements are then fences themselves).
-void stitcher_hazard_barrier(void);
-
-/// Turns on asymmetric fences where the system offers a process-wide barrier. Called once,
-/// before the first hazard cell exists.
-void stitcher_hazard_setup(void);
-
 #endif
 
 /// The calling thread's `ThreadState` (unretained; the thread-specific key that destroys it
