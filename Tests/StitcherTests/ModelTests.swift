@@ -16,18 +16,6 @@ private protocol Tagged: AnyObject { var tag: Int { get } }
 private final class ModelA: Tagged, @unchecked Sendable { let tag: Int; init(_ tag: Int) { self.tag = tag } }
 private final class ModelB: Tagged, @unchecked Sendable { let tag: Int; init(_ tag: Int) { self.tag = tag } }
 
-/// A reproducible generator (SplitMix64).
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One registration of the model.
 private struct ModelRegistration {
     enum Locator: Hashable { case type, name(String), value(Int) }

@@ -41,18 +41,6 @@ private final class Census: @unchecked Sendable {
     var total: Int { lock.lock(); defer { lock.unlock() }; return made }
 }
 
-/// SplitMix64: the same seed replays the same choices on each thread.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A container the storm activates, deactivates, invalidates and resets, with every scope,
 /// parameters, an alias, a value key, an async factory and a conditional registration.
 private final class Volatile: @unchecked Sendable {
