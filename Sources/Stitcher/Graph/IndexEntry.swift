@@ -25,9 +25,9 @@ import Atomics
 /// cached an older index snapshot may keep the entry itself. A retired entry stores nothing
 /// more: a build that finishes after retirement goes to its caller only.
 ///
-/// Creation is once-only per key: the first resolution marks the key as being built and runs
-/// the factory without holding any lock; others wait for it. A factory that throws leaves
-/// nothing stored, and the waiters try again.
+/// Creation is once-only per key (`IndexEntry+Building.swift`): the first resolution marks
+/// the key as being built and runs the factory without holding any lock; others wait for it.
+/// A factory that throws leaves nothing stored, and the waiters try again.
 ///
 final class IndexEntry: @unchecked Sendable {
     typealias Word = UnsafeAtomic<UnsafeMutableRawPointer?>
@@ -84,12 +84,12 @@ final class IndexEntry: @unchecked Sendable {
 
     /// The entry that replaced this one when it was retired by a renewal; the caller holds
     /// the lock.
-    private var retiredInFavour: IndexEntry? {
+    var retiredInFavour: IndexEntry? {
         isRetired ? state(creating: false)?.successor : nil
     }
 
     /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
-    private var lock: Lock { runtime.stripedLock(for: self) }
+    var lock: Lock { runtime.stripedLock(for: self) }
 
     @inline(__always)
     private func word(_ index: Int) -> Word {
@@ -121,10 +121,10 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// Whether the entry left the graph; the caller holds the lock.
-    private var isRetired: Bool { stateBits & Self.retiredTag != 0 }
+    var isRetired: Bool { stateBits & Self.retiredTag != 0 }
 
     /// The state kept behind the lock, made if `creating`; the caller holds the lock.
-    private func state(creating: Bool) -> EntryState? {
+    func state(creating: Bool) -> EntryState? {
         let bits = stateBits
         if let state = Self.state(inBits: bits) { return state.takeUnretainedValue() }
         guard creating else { return nil }
@@ -134,7 +134,7 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// Frees the state once it keeps nothing; the caller holds the lock.
-    private func dropStateIfEmpty() {
+    func dropStateIfEmpty() {
         let bits = stateBits
         guard let state = Self.state(inBits: bits), state._withUnsafeGuaranteedRef(\.isEmpty) else { return }
         setStateBits(bits & Self.retiredTag)
@@ -208,125 +208,6 @@ final class IndexEntry: @unchecked Sendable {
         }
     }
 
-    /// Returns the stored instance for `key`, or builds, stores and returns one.
-    ///
-    /// - Parameters:
-    ///   - strongly: whether the instance is kept strongly (singleton, managed) or weakly (shared).
-    ///   - chain: the resolution asking, to detect waits that would deadlock.
-    ///   - path: the resolution path that leads here, ending with this entry; kept while
-    ///     waiting, so that a cycle across threads is reported whole.
-    func instance(
-        for key: ArgumentKey,
-        strongly: Bool,
-        chain: ResolutionChain,
-        path: () -> [InjectionError.DependencyContext],
-        make: () throws -> AnyObject
-    ) throws -> AnyObject {
-        let record = self.record
-        let lock = self.lock
-        lock.lock()
-        while true {
-            if let successor = retiredInFavour {
-                lock.unlock()
-                return try successor.instance(for: key, strongly: strongly, chain: chain, path: path, make: make)
-            }
-            if let existing = storedInstance(for: key, strongly: strongly, record) {
-                lock.unlock()
-                return existing
-            }
-            guard let builder = state(creating: false)?.builders[key] else { break }
-            if builder !== chain {
-                do {
-                    try WaitRegistry.beginWaiting(chain, for: builder, along: path())
-                } catch {
-                    lock.unlock()
-                    throw error
-                }
-                lock.wait()
-                WaitRegistry.endWaiting(chain)
-            } else {
-                // A sibling task of the same resolution is building it: wait for it.
-                lock.wait()
-            }
-        }
-        state(creating: true)!.builders[key] = chain
-        lock.unlock()
-
-        let instance: AnyObject
-        do {
-            instance = try make()
-        } catch {
-            complete(key, with: nil, strongly: strongly, record)
-            throw error
-        }
-        complete(key, with: instance, strongly: strongly, record)
-        return instance
-    }
-
-    /// `instance(for:…)` for asynchronous factories: waits for a build in progress by
-    /// suspending instead of blocking the thread.
-    func instance(
-        for key: ArgumentKey,
-        strongly: Bool,
-        chain: ResolutionChain,
-        path: () -> [InjectionError.DependencyContext],
-        make: () async throws -> AnyObject
-    ) async throws -> AnyObject {
-        let record = self.record
-        let lock = self.lock
-        while true {
-            let (existing, builder, successor): (AnyObject?, ResolutionChain?, IndexEntry?) = lock.withLock {
-                if let successor = retiredInFavour { return (nil, nil, successor) }
-                if let existing = storedInstance(for: key, strongly: strongly, record) { return (existing, nil, nil) }
-                if let builder = state(creating: false)?.builders[key] { return (nil, builder, nil) }
-                state(creating: true)!.builders[key] = chain
-                return (nil, nil, nil)
-            }
-            if let successor {
-                return try await successor.instance(for: key, strongly: strongly, chain: chain, path: path, make: make)
-            }
-            if let existing { return existing }
-            guard let builder else { break }
-            if builder !== chain { try WaitRegistry.beginWaiting(chain, for: builder, along: path()) }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let stillBuilding = lock.withLock {
-                    guard let state = state(creating: false), state.builders[key] != nil else { return false }
-                    state.asyncWaiters.append(continuation)
-                    return true
-                }
-                if !stillBuilding { continuation.resume() }
-            }
-            if builder !== chain { WaitRegistry.endWaiting(chain) }
-        }
-        let instance: AnyObject
-        do {
-            instance = try await make()
-        } catch {
-            complete(key, with: nil, strongly: strongly, record)
-            throw error
-        }
-        complete(key, with: instance, strongly: strongly, record)
-        return instance
-    }
-
-    /// Stores a built instance (none when the factory threw), releases the claim on `key`
-    /// and wakes every waiter, blocked or suspended.
-    private func complete(_ key: ArgumentKey, with instance: AnyObject?, strongly: Bool, _ record: RegistrationRecord) {
-        let lock = self.lock
-        let (replaced, waiters): (Unmanaged<AnyObject>?, [CheckedContinuation<Void, Never>]) = lock.withLock {
-            let replaced = instance.flatMap { store($0, for: key, strongly: strongly, record) }
-            let state = state(creating: false)
-            state?.builders[key] = nil
-            lock.broadcast()
-            let waiters = state?.asyncWaiters ?? []
-            state?.asyncWaiters.removeAll()
-            dropStateIfEmpty()
-            return (replaced, waiters)
-        }
-        if let replaced { runtime.hazards.retire(replaced) }
-        for waiter in waiters { waiter.resume() }
-    }
-
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
@@ -346,7 +227,7 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// The instance stored for `key`; the caller holds the lock.
-    private func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
+    func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
         if key.values.isEmpty {
             if strongly { return lockedPublishedInstance }
             // Under the lock no one replaces the reference: no need to announce it.
@@ -363,7 +244,7 @@ final class IndexEntry: @unchecked Sendable {
 
     /// Stores a new instance for `key` and returns the weak reference it replaces, which the
     /// caller retires; the caller holds the lock.
-    private func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
+    func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
         // Built after the entry left the graph: its caller gets it, nothing keeps it.
         if isRetired { return nil }
         switch (key.values.isEmpty, strongly) {
