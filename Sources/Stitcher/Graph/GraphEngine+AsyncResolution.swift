@@ -6,17 +6,30 @@ extension GraphEngine {
     /// in a task-local value (an async factory may resume on another thread) and waiting for
     /// a build in progress suspends instead of blocking.
     func resolveAsync<D>(_ key: LookupKey, _ arguments: InjectionArguments) async throws -> D {
-        // One read of the index decides both paths: were the synchronous path to read it
-        // again, an activation in between could hand it an async factory to run.
-        let state = ThreadState.current
-        let candidates = snapshot(state: state).entries(for: key)?.entries ?? []
-        let matching = candidates.filter { $0.record.accepts(arguments) }
-        guard matching.count == 1, matching[0].record.isAsync else {
-            return try resolveSlowly(key, arguments, candidates, state)
+        if let entry = asynchronousEntry(key, arguments) { return try await resolveAsync(entry, arguments) }
+        do {
+            return try resolve(key, arguments)
+        } catch InjectionError.unsupportedOperation {
+            // The synchronous path read the index again, and an activation in between gave it
+            // an async factory (or a synchronous factory asked for one synchronously, which is
+            // the caller's error). Decide on what the index holds now.
+            if let entry = asynchronousEntry(key, arguments) { return try await resolveAsync(entry, arguments) }
+            if snapshot().entries(for: key) == nil { return try resolve(key, arguments) }
+            throw InjectionError.unsupportedOperation
         }
-        let entry = matching[0]
+    }
+
+    /// The one registration `key` and `arguments` select, when its factory is asynchronous.
+    private func asynchronousEntry(_ key: LookupKey, _ arguments: InjectionArguments) -> IndexEntry? {
+        let candidates = snapshot().entries(for: key)?.entries ?? []
+        let matching = candidates.filter { $0.record.accepts(arguments) }
+        return matching.count == 1 && matching[0].record.isAsync ? matching[0] : nil
+    }
+
+    /// Resolves the registration of an asynchronous factory.
+    private func resolveAsync<D>(_ entry: IndexEntry, _ arguments: InjectionArguments) async throws -> D {
         let instance: AnyObject
-        if let published = entry.publishedInstance(state.hazard) {
+        if let published = entry.publishedInstance(ThreadState.current.hazard) {
             instance = published
         } else {
             instance = try await instanceAsync(of: entry, arguments)

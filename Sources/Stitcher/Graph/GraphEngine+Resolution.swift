@@ -58,8 +58,7 @@ extension GraphEngine {
         return try mismatch(entry, instance, key, arguments)
     }
 
-    /// Resolves a `D` from the registrations found under `key` in one snapshot.
-    func resolveSlowly<D>(
+    private func resolveSlowly<D>(
         _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
     ) throws -> D {
         let matching = candidates.filter { $0.record.accepts(arguments) }
