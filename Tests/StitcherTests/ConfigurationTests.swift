@@ -62,7 +62,7 @@ struct ConfigurationTests {
                 do {
                     _ = try DependencyGraph.inject(byType: Loop.self)
                     outcome.failure = "expected an error"
-                } catch InjectionError.unknown(let error as ResolutionTooDeep) {
+                } catch let error as ResolutionTooDeep {
                     outcome.failure = error.depth > 100 ? nil : "stopped too early: \(error)"
                 } catch {
                     outcome.failure = "expected ResolutionTooDeep, got \(error)"

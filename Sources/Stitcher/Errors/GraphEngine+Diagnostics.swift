@@ -11,13 +11,12 @@ extension GraphEngine {
             let position = given.indices.first { given[$0] != expected[$0] } ?? 0
             detail = .mismatchedType(given[position].description, expected: expected[position].description, position: position)
         }
-        InjectionDiagnostics.record(candidates.map(\.record.summary), for: key.context)
-        InjectionDiagnostics.recordChain(for: key.context)
-        return .invalidDependencyParameters(key.context, detail, parameters: arguments.typeNames)
+        let diagnosis = FailureDiagnosis(candidates: candidates.map(\.record.summary), neededBy: instantiationsInProgress())
+        return .invalidDependencyParameters(key.context.diagnosed(diagnosis), detail, parameters: arguments.typeNames)
     }
 
-    /// The error for a request nothing is registered under, remembering the nearest
-    /// registrations for its message.
+    /// The error for a request nothing is registered under, carrying where to look for the
+    /// nearest registrations for its message.
     ///
     /// The snapshot the lookup read is kept, and the nearest registrations are found in it
     /// only when the message is read: a miss costs about what a hit costs, however many
@@ -25,9 +24,18 @@ extension GraphEngine {
     /// the index the failed lookup saw.
     func missing(_ key: LookupKey, _ arguments: InjectionArguments) -> InjectionError {
         let nearby = NearbyRegistrations(key: key, snapshot: snapshot())
-        InjectionDiagnostics.record(nearby, for: key.context)
-        InjectionDiagnostics.recordChain(for: key.context)
-        return .missingDependency(key.context)
+        return .missingDependency(key.context.diagnosed(FailureDiagnosis(nearby: nearby, neededBy: instantiationsInProgress())))
+    }
+
+    /// The error for a request for one value that several registrations answer.
+    func ambiguity(_ key: LookupKey, _ matching: [IndexEntry]) -> InjectionError {
+        let diagnosis = FailureDiagnosis(candidates: matching.map(\.record.summary), neededBy: instantiationsInProgress())
+        return .multipleDependencies(key.context.diagnosed(diagnosis))
+    }
+
+    /// The instantiations in progress on the calling thread, outermost first.
+    private func instantiationsInProgress() -> [InjectionError.DependencyContext] {
+        ThreadState.current.frames.map(\.context)
     }
 }
 

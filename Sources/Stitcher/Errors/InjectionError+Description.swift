@@ -27,12 +27,12 @@ extension InjectionError {
         var reasons: [String] = []
         switch self {
         case .missingDependency(let context):
-            let nearby = InjectionDiagnostics.candidates(for: context)
+            let nearby = context.candidates
             reasons.append(nearby.isEmpty
                 ? "No active container registers \(context)."
                 : "Nearest registrations: \(nearby.joined(separator: "; ")).")
         case .multipleDependencies(let context):
-            let found = InjectionDiagnostics.candidates(for: context)
+            let found = context.candidates
             if !found.isEmpty { reasons.append("Candidates: \(found.joined(separator: "; ")).") }
         default:
             break
@@ -50,7 +50,8 @@ extension InjectionError {
         switch self {
         case .missingDependency(let context), .multipleDependencies(let context),
              .invalidDependencyParameters(let context, _, _):
-            return InjectionDiagnostics.chain(for: context)
+            guard let chain = context.diagnosis?.neededBy, !chain.isEmpty else { return nil }
+            return chain
         default:
             return nil
         }
@@ -69,7 +70,7 @@ extension InjectionError {
                 + "a type the instance really is."
         case .missingDependency(let context):
             var text = "To fix this, register \(context) in a container and activate it"
-            if case .type(let type) = context {
+            if case .type(let type) = context.kind {
                 text += ", for example `Dependency { \(type)(…) }`"
             }
             return text + ", or inject an Optional to accept its absence."
@@ -80,7 +81,7 @@ extension InjectionError {
             return "To fix this, break the cycle: inject one side lazily with @Injected or "
                 + "inject it when first used instead of in the initializer."
         case let .invalidDependencyParameters(context, _, _):
-            let registered = InjectionDiagnostics.candidates(for: context)
+            let registered = context.candidates
             let known = registered.isEmpty ? "" : " Registered: \(registered.joined(separator: "; "))."
             return "To fix this, pass parameters whose static types match the factory of \(context)."
                 + known
@@ -88,60 +89,7 @@ extension InjectionError {
     }
 }
 
-/// Remembers, for each failed request, the nearby registrations found when it failed.
-///
-/// `InjectionError`'s cases keep the released 1.x shapes, so the candidates a missing
-/// dependency's message lists are kept here, keyed by the request, for its
-/// `failureReason` and `recoverySuggestion`.
-enum InjectionDiagnostics {
-    private static let table = Protected<[InjectionError.DependencyContext: Candidates]>([:])
-    private static let chains = Protected<[InjectionError.DependencyContext: [InjectionError.DependencyContext]]>([:])
-    private static let capacity = 512
-
-    /// The candidates of one failure: listed when it was thrown, or found on first read.
-    private enum Candidates {
-        case listed([String])
-        case nearby(NearbyRegistrations)
-
-        var summaries: [String] {
-            switch self {
-            case .listed(let summaries): summaries
-            case .nearby(let nearby): nearby.summaries
-            }
-        }
-    }
-
-    static func record(_ candidates: [String], for context: InjectionError.DependencyContext) {
-        record(.listed(candidates), for: context)
-    }
-
-    static func record(_ nearby: NearbyRegistrations, for context: InjectionError.DependencyContext) {
-        record(.nearby(nearby), for: context)
-    }
-
-    private static func record(_ candidates: Candidates, for context: InjectionError.DependencyContext) {
-        table.withLock { table in
-            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[context] = candidates
-        }
-    }
-
-    static func candidates(for context: InjectionError.DependencyContext) -> [String] {
-        // Found outside the table's lock: finding them may take a while.
-        table.withLock { $0[context] }?.summaries ?? []
-    }
-
-    /// Records the instantiations in progress on the calling thread when a request for
-    /// `context` failed (none for a top-level request).
-    static func recordChain(for context: InjectionError.DependencyContext) {
-        let chain = ThreadState.current.frames.map(\.context)
-        chains.withLock { chains in
-            if chains.count >= capacity { chains.removeAll(keepingCapacity: true) }
-            chains[context] = chain.isEmpty ? nil : chain
-        }
-    }
-
-    static func chain(for context: InjectionError.DependencyContext) -> [InjectionError.DependencyContext]? {
-        chains.withLock { $0[context] }
-    }
+extension InjectionError.DependencyContext {
+    /// The registrations the failure found or the nearest ones, as its message lists them.
+    fileprivate var candidates: [String] { diagnosis?.candidateSummaries ?? [] }
 }

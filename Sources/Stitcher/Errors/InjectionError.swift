@@ -32,24 +32,6 @@ public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
     /// A registration exists for the locator, but it takes other parameters.
     case invalidDependencyParameters(DependencyContext, DependencyParameterContext, parameters: [String])
 
-    /// How a requested dependency is located: by name, by type or by an associated value.
-    public enum DependencyContext: Hashable, @unchecked Sendable, CustomStringConvertible {
-        /// A dependency located by name.
-        case name(String)
-        /// A dependency located by type; the unqualified type name, as in `.type("Alpha")`.
-        case type(String)
-        /// A dependency located by an associated value.
-        case value(AnyHashable)
-
-        public var description: String {
-            switch self {
-            case .name(let name): "Name[\(name)]"
-            case .type(let type): "Type[\(type)]"
-            case .value(let value): "Value[\(value.base)]"
-            }
-        }
-    }
-
     /// How the parameters passed to an injection differ from those a registration takes.
     public enum DependencyParameterContext: Hashable, Sendable, CustomStringConvertible {
         /// `count` parameters were passed; the registration takes `expected`.
@@ -77,11 +59,18 @@ public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
 
         public init(entries: [DependencyContext]) { self.entries = entries }
 
+        /// The dependencies in instantiation order, as Stitcher 1.0 named ``entries``.
+        public var cycle: [DependencyContext] { entries }
+
         public var description: String {
             entries.map(\.description).joined(separator: " -> ")
         }
     }
 }
+
+/// The chain of instantiations that led back to a dependency, under its Stitcher 1.0 name.
+@available(*, deprecated, renamed: "InjectionError.DependencyBacktrace")
+public typealias DependencyCycleInstantationBacktrace = InjectionError.DependencyBacktrace
 
 extension InjectionError: Equatable {
     /// Errors are equal when their cases and values are; underlying errors of `.unknown`
@@ -112,7 +101,9 @@ extension InjectionError {
     ///
     /// Applied where factories are called, so an error thrown deep in a graph is wrapped once
     /// and passes through every outer factory unchanged.
-    static func wrapping(_ error: any Error) -> InjectionError {
-        error as? InjectionError ?? .unknown(error)
+    /// ``ResolutionTooDeep`` also passes unchanged: it is the engine's error, not the factory's.
+    static func wrapping(_ error: any Error) -> any Error {
+        if error is InjectionError || error is ResolutionTooDeep { return error }
+        return InjectionError.unknown(error)
     }
 }

@@ -76,9 +76,7 @@ extension GraphEngine {
             }
             throw missing(key, arguments)
         default:
-            InjectionDiagnostics.record(matching.map(\.record.summary), for: key.context)
-            InjectionDiagnostics.recordChain(for: key.context)
-            throw InjectionError.multipleDependencies(key.context)
+            throw ambiguity(key, matching)
         }
     }
 
@@ -196,7 +194,7 @@ extension GraphEngine {
             if let chain = chain ?? inherited?.chain { state.chain = chain }
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
             let path = state.frames.map(\.context) + [entry.record.locator.context]
-            throw InjectionError.unknown(ResolutionTooDeep(depth: state.frames.count, path: path))
+            throw ResolutionTooDeep(depth: state.frames.count, path: path)
         }
         let record = entry.record
         let parameters = record.takesParameters ? arguments : nil

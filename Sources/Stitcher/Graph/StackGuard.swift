@@ -48,30 +48,3 @@ enum StackGuard {
 @_silgen_name("pthread_getattr_np")
 private func stitcher_pthread_getattr_np(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
 #endif
-
-/// A resolution nested so deeply that continuing would overflow the thread's stack.
-///
-/// Thrown as ``InjectionError/unknown(_:)``. It names the path that got there, so that an
-/// unintended chain can be found; a legitimately deep graph can be resolved on a thread
-/// with a larger stack.
-///
-/// ```swift
-/// let thread = Thread { _ = try? DependencyGraph.inject(byType: DeepGraph.self) }
-/// thread.stackSize = 256 << 20
-/// thread.start()
-/// ```
-public struct ResolutionTooDeep: Error, CustomStringConvertible, Sendable {
-    /// How many instantiations were nested when the resolution stopped.
-    public let depth: Int
-    /// The outermost and innermost steps of the path.
-    public let path: [InjectionError.DependencyContext]
-
-    public var description: String {
-        let shown = path.count > 8
-            ? (path.prefix(4).map(\.description) + ["…"] + path.suffix(4).map(\.description))
-            : path.map(\.description)
-        return "Resolution stopped \(depth) instantiations deep, before the thread's stack ran out: "
-            + shown.joined(separator: " -> ")
-            + ". To fix this, break up the chain, or resolve it on a thread with a larger stack."
-    }
-}
