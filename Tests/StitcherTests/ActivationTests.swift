@@ -16,13 +16,13 @@ private final class EagerProbe: @unchecked Sendable {
 struct ActivationTests {
     @Test func dependenciesAreInjectableAsSoonAsActivateReturns() throws {
         let container = DependencyContainer { Dependency { Widget("ready") } }
-        #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Widget.self) }
+        #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Widget.self) as Widget }
         DependencyGraph.activate(container)
         #expect(DependencyGraph.isActive(container))
         #expect(try DependencyGraph.inject(byType: Widget.self).label == "ready")
         DependencyGraph.deactivate(container)
         #expect(!DependencyGraph.isActive(container))
-        #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Widget.self) }
+        #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Widget.self) as Widget }
     }
 
     @Test func completionAndAsyncActivation() async throws {

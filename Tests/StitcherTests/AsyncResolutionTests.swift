@@ -41,7 +41,7 @@ struct AsyncResolutionTests {
             Dependency { () async -> Connection in Connection(serial: 0) }.scope(.instance)
         })
         do {
-            _ = try DependencyGraph.inject(byType: Connection.self)
+            _ = try DependencyGraph.inject(byType: Connection.self) as Connection
             Issue.record("expected an error")
         } catch let error as InjectionError {
             #expect(error == .unsupportedOperation)
@@ -69,17 +69,17 @@ struct AsyncResolutionTests {
     @Test func cyclesThroughAsyncFactoriesAreDetected() async throws {
         await DependencyGraph.activate(DependencyContainer {
             Dependency { () async throws -> LoopA in
-                _ = try await DependencyGraph.injectAsync(byType: LoopB.self)
+                _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
                 return LoopA()
             }.scope(.singleton)
             Dependency { () async throws -> LoopB in
                 // A synchronous injection inside an async factory sees the same path.
-                _ = try DependencyGraph.inject(byType: LoopA.self)
+                _ = try DependencyGraph.inject(byType: LoopA.self) as LoopA
                 return LoopB()
             }.scope(.instance)
         })
         await #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("LoopA"), .type("LoopB"), .type("LoopA")]))) {
-            _ = try await DependencyGraph.injectAsync(byType: LoopA.self)
+            _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA
         }
     }
 
@@ -90,17 +90,17 @@ struct AsyncResolutionTests {
         await DependencyGraph.activate(DependencyContainer {
             Dependency { () async throws -> LoopA in
                 await started.arriveAndWait()
-                _ = try await DependencyGraph.injectAsync(byType: LoopB.self)
+                _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
                 return LoopA()
             }.scope(.singleton)
             Dependency { () async throws -> LoopB in
                 await started.arriveAndWait()
-                _ = try await DependencyGraph.injectAsync(byType: LoopA.self)
+                _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA
                 return LoopB()
             }.scope(.singleton)
         })
-        async let first = failure { _ = try await DependencyGraph.injectAsync(byType: LoopA.self) }
-        async let second = failure { _ = try await DependencyGraph.injectAsync(byType: LoopB.self) }
+        async let first = failure { _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA }
+        async let second = failure { _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB }
         for error in await [first, second] {
             guard case .cyclicDependencyReference(let backtrace)? = error as? InjectionError else {
                 Issue.record("expected a cycle, got \(String(describing: error))")
@@ -130,7 +130,7 @@ struct AsyncResolutionTests {
         var unexpected: [String] = []
         for _ in 0..<scaled(5_000) {
             do {
-                _ = try await DependencyGraph.injectAsync(byType: Connection.self)
+                _ = try await DependencyGraph.injectAsync(byType: Connection.self) as Connection
             } catch InjectionError.missingDependency {
             } catch {
                 if unexpected.count < 5 { unexpected.append("\(error)") }
@@ -149,8 +149,8 @@ struct AsyncResolutionTests {
                 return Connection(serial: attempts.value)
             }.scope(.singleton)
         })
-        await #expect(throws: InjectionError.unknown(Refused())) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) }
-        let connection = try await DependencyGraph.injectAsync(byType: Connection.self)
+        await #expect(throws: InjectionError.unknown(Refused())) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) as Connection }
+        let connection: Connection = try await DependencyGraph.injectAsync(byType: Connection.self)
         #expect(connection.serial == 2)
         #expect(try await DependencyGraph.injectAsync(byType: Connection.self) === connection)
     }
@@ -184,7 +184,7 @@ struct AsyncResolutionTests {
         #expect(store.connection === held)
         #expect(builds.value == 2)
         await #expect(throws: InjectionError.self) {
-            _ = try await DependencyGraph.injectAsync(byType: Connection.self, 4)
+            _ = try await DependencyGraph.injectAsync(byType: Connection.self, 4) as Connection
         }
     }
 }

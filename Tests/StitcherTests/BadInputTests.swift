@@ -102,7 +102,7 @@ struct BadInputTests {
         // Breaks Hashable's contract: the stored key now equals another one.
         first.id = 2
         // Enough other keys that the stored instances are rehashed several times.
-        for id in 3..<200 { _ = try DependencyGraph.inject(byType: Thing.self, MutableKey(id)) }
+        for id in 3..<200 { _ = try DependencyGraph.inject(byType: Thing.self, MutableKey(id)) as Thing }
         #expect(try DependencyGraph.inject(byType: Thing.self, MutableKey(2)) === forSecond)
         #expect(try DependencyGraph.inject(byType: Thing.self, second) === forSecond)
         let rebuilt = try DependencyGraph.inject(byType: Thing.self, MutableKey(1))
@@ -161,7 +161,7 @@ struct BadInputTests {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             context.run {
-                do { _ = try DependencyGraph.inject(byType: Level.self, 0) } catch {
+                do { _ = try DependencyGraph.inject(byType: Level.self, 0) as Level } catch {
                     result.withLock { $0 = error }
                 }
             }

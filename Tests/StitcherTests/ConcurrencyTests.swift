@@ -87,8 +87,8 @@ struct ConcurrencyTests {
                 return Database()
             }.scope(.singleton)
         })
-        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) }
-        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) }
+        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) as Database }
+        #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) as Database }
         let database = try DependencyGraph.inject(byType: Database.self)
         #expect(try DependencyGraph.inject(byType: Database.self) === database)
         #expect(attempts.value == 3)
@@ -135,7 +135,7 @@ struct ConcurrencyTests {
             } else {
                 while !stop.isOn {
                     do {
-                        _ = try DependencyGraph.inject(byType: Stable.self)
+                        _ = try DependencyGraph.inject(byType: Stable.self) as Stable
                         resolutions.increment()
                     } catch {
                         failures.increment()

@@ -60,7 +60,7 @@ struct ConfigurationTests {
             let done = DispatchSemaphore(value: 0)
             let thread = Thread {
                 do {
-                    _ = try DependencyGraph.inject(byType: Loop.self)
+                    _ = try DependencyGraph.inject(byType: Loop.self) as Loop
                     outcome.failure = "expected an error"
                 } catch let error as ResolutionTooDeep {
                     outcome.failure = error.depth > 100 ? nil : "stopped too early: \(error)"
@@ -84,7 +84,7 @@ struct ConfigurationTests {
                 Dependency { Loop(try DependencyGraph.inject()) }.scope(.singleton)
             })
             do {
-                _ = try DependencyGraph.inject(byType: Loop.self)
+                _ = try DependencyGraph.inject(byType: Loop.self) as Loop
             } catch InjectionError.cyclicDependencyReference {
                 return
             } catch {}

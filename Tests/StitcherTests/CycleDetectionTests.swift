@@ -84,7 +84,7 @@ struct CycleDetectionTests {
             Dependency { () throws -> AsyncRoot in
                 // The factory waits for a task that resolves the same dependency.
                 let result: Result<AsyncRoot, any Error> = blockingWait {
-                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) }
+                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
                 }
                 return try result.get()
             }
@@ -102,20 +102,20 @@ struct CycleDetectionTests {
         DependencyGraph.activate(DependencyContainer {
             Dependency { () throws -> ThreadRoot in
                 started.arriveAndWait()
-                _ = try DependencyGraph.inject(byType: ThreadLeaf.self)
+                _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf
                 return ThreadRoot()
             }.scope(.singleton)
             Dependency { () throws -> ThreadLeaf in
                 started.arriveAndWait()
-                _ = try DependencyGraph.inject(byType: ThreadRoot.self)
+                _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot
                 return ThreadLeaf()
             }.scope(.singleton)
         })
         let paths = Protected<[[InjectionError.DependencyContext]]>([])
         let finished = onThreads(2, timeout: 30) { index in
             do {
-                if index == 0 { _ = try DependencyGraph.inject(byType: ThreadRoot.self) }
-                else { _ = try DependencyGraph.inject(byType: ThreadLeaf.self) }
+                if index == 0 { _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot }
+                else { _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf }
             } catch InjectionError.cyclicDependencyReference(let backtrace) {
                 paths.withLock { $0.append(backtrace.entries) }
             } catch {}

@@ -41,7 +41,7 @@ struct ErrorDiagnosisTests {
             Dependency { Summary(try DependencyGraph.inject()) }
         })
         let ambiguous = try #require(throws: InjectionError.self) { let _: Channel = try DependencyGraph.inject() }
-        let nested = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Summary.self) }
+        let nested = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Summary.self) as Summary }
         let (ambiguousReason, nestedReason) = (ambiguous.failureReason, nested.failureReason)
         #expect(ambiguousReason?.contains("Type[Chat]") == true)
         #expect(nested.neededBy == [.type("Summary")])
@@ -55,7 +55,7 @@ struct ErrorDiagnosisTests {
         }
         #expect(failures == 1_000)
         let laterAmbiguous = try #require(throws: InjectionError.self) { let _: Channel = try DependencyGraph.inject() }
-        let laterTopLevel = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Report.self) }
+        let laterTopLevel = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Report.self) as Report }
         #expect(laterAmbiguous.failureReason?.contains("Type[Pager]") == true)
         #expect(laterTopLevel.neededBy == nil)
 
@@ -76,12 +76,12 @@ struct ErrorDiagnosisTests {
     @Test func parameterErrorsListTheirOwnRegistrations() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { (id: Int) in Printer() } })
         let first = try #require(throws: InjectionError.self) {
-            _ = try DependencyGraph.inject(byType: Printer.self, parameters: "A4")
+            _ = try DependencyGraph.inject(byType: Printer.self, parameters: "A4") as Printer
         }
         DependencyGraph.deactivateAll()
         DependencyGraph.activate(DependencyContainer { Dependency { (copies: Double) in Printer() } })
         let second = try #require(throws: InjectionError.self) {
-            _ = try DependencyGraph.inject(byType: Printer.self, parameters: "A4")
+            _ = try DependencyGraph.inject(byType: Printer.self, parameters: "A4") as Printer
         }
         #expect(first.recoverySuggestion?.contains("(Int) -> Printer") == true)
         #expect(second.recoverySuggestion?.contains("(Double) -> Printer") == true)
@@ -89,7 +89,7 @@ struct ErrorDiagnosisTests {
     }
 
     @Test func contextsCompareByRequestAndSwitchByKind() throws {
-        let error = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Report.self) }
+        let error = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Report.self) as Report }
         guard case .missingDependency(let context) = error else {
             Issue.record("expected a missing dependency, got \(error)")
             return

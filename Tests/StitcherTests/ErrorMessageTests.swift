@@ -108,8 +108,8 @@ struct ErrorMessageTests {
             Dependency { () throws -> Region in throw InjectionError.unsupportedOperation }
         })
         for attempt in [
-            { _ = try DependencyGraph.inject(byType: Alpha.self) },
-            { _ = try DependencyGraph.inject(byType: Beta.self) },
+            { _ = try DependencyGraph.inject(byType: Alpha.self) as Alpha },
+            { _ = try DependencyGraph.inject(byType: Beta.self) as Beta },
         ] as [() throws -> Void] {
             do {
                 try attempt()
@@ -119,10 +119,10 @@ struct ErrorMessageTests {
             }
         }
         await #expect(throws: InjectionError.unknown(FactoryFailure())) {
-            _ = try await DependencyGraph.injectAsync(byType: Gamma.self)
+            _ = try await DependencyGraph.injectAsync(byType: Gamma.self) as Gamma
         }
         #expect(throws: InjectionError.unsupportedOperation, "an injection error passes through") {
-            _ = try DependencyGraph.inject(byType: Region.self)
+            _ = try DependencyGraph.inject(byType: Region.self) as Region
         }
         #expect(InjectionError.unknown(FactoryFailure()).description == "Dependency instantiation failed with error: disk full.")
         #expect(InjectionError.unsupportedOperation.description == "Unsupported operation.")

@@ -27,8 +27,8 @@ struct FaultInjectionTests {
         })
         let before = DependencyGraph.activeRegistrations.map(\.description)
         // Wrapped once, where the failing factory ran, and passed through the outer ones.
-        #expect(throws: InjectionError.unknown(Outage(attempt: 1))) { try DependencyGraph.inject(byType: Service.self) }
-        #expect(throws: InjectionError.unknown(Outage(attempt: 2))) { try DependencyGraph.inject(byType: Repository.self) }
+        #expect(throws: InjectionError.unknown(Outage(attempt: 1))) { try DependencyGraph.inject(byType: Service.self) as Service }
+        #expect(throws: InjectionError.unknown(Outage(attempt: 2))) { try DependencyGraph.inject(byType: Repository.self) as Repository }
         #expect(DependencyGraph.activeRegistrations.map(\.description) == before, "the graph is unchanged")
         let service = try DependencyGraph.inject(byType: Service.self)
         _ = service
@@ -83,12 +83,12 @@ struct FaultInjectionTests {
         DependencyGraph.activate(DependencyContainer {
             Dependency { () throws -> Ping in
                 barrier.arriveAndWait(timeout: 2)
-                _ = try DependencyGraph.inject(byType: Pong.self)
+                _ = try DependencyGraph.inject(byType: Pong.self) as Pong
                 return Ping()
             }.scope(.singleton)
             Dependency { () throws -> Pong in
                 barrier.arriveAndWait(timeout: 2)
-                _ = try DependencyGraph.inject(byType: Ping.self)
+                _ = try DependencyGraph.inject(byType: Ping.self) as Ping
                 return Pong()
             }.scope(.singleton)
             Dependency { Database() }.scope(.singleton)
@@ -97,8 +97,8 @@ struct FaultInjectionTests {
             let cycles = Counter()
             #expect(onThreads(2, timeout: 30) { index in
                 do {
-                    if index == 0 { _ = try DependencyGraph.inject(byType: Ping.self) }
-                    else { _ = try DependencyGraph.inject(byType: Pong.self) }
+                    if index == 0 { _ = try DependencyGraph.inject(byType: Ping.self) as Ping }
+                    else { _ = try DependencyGraph.inject(byType: Pong.self) as Pong }
                 } catch InjectionError.cyclicDependencyReference {
                     cycles.increment()
                 } catch {

@@ -156,7 +156,7 @@ struct InstanceReleaseTests {
         }
         holder.withLock { $0 = container }
         DependencyGraph.activate(container)
-        do { _ = try DependencyGraph.inject(byType: Connection.self) }
+        do { _ = try DependencyGraph.inject(byType: Connection.self) as Connection }
         #expect(made.count == 1)
         #expect(made.alive == 0)
         DependencyGraph.activate(container)

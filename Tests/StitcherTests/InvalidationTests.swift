@@ -157,7 +157,7 @@ struct InvalidationTests {
             shared
         }
         .invalidated(tracking: subject))
-        let first = try DependencyGraph.inject(byType: Endpoint.self)
+        let first: Endpoint = try DependencyGraph.inject(byType: Endpoint.self)
         let settings = try DependencyGraph.inject(byType: Settings.self)
         #expect(first.region == "eu")
         flag.isOn = false

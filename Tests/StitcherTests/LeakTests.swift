@@ -69,7 +69,7 @@ struct LeakTests {
         do { first = try DependencyGraph.inject(byType: Held.self) }
         #expect(first != nil)
         scope.value.send()
-        _ = try DependencyGraph.inject(byType: Held.self)
+        _ = try DependencyGraph.inject(byType: Held.self) as Held
         #expect(first == nil)
     }
 
@@ -81,14 +81,14 @@ struct LeakTests {
         await #expect(processExitsWith: .success) {
             final class Transient: @unchecked Sendable { let payload = [Int](repeating: 0, count: 8) }
             DependencyGraph.activate(DependencyContainer { Dependency { Transient() }.scope(.instance) })
-            for _ in 0..<50_000 { _ = try DependencyGraph.inject(byType: Transient.self) }
+            for _ in 0..<50_000 { _ = try DependencyGraph.inject(byType: Transient.self) as Transient }
             func resident() -> Int {
                 guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
                       let pages = Int(text.split(separator: " ")[1]) else { return 0 }
                 return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
             }
             let before = resident()
-            for _ in 0..<1_000_000 { _ = try DependencyGraph.inject(byType: Transient.self) }
+            for _ in 0..<1_000_000 { _ = try DependencyGraph.inject(byType: Transient.self) as Transient }
             let growth = resident() - before
             if growth >= 4 << 20 {
                 fatalError("resident memory grew by \(growth) bytes over 1,000,000 injections")

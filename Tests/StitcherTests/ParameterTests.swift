@@ -15,7 +15,7 @@ struct ParameterTests {
             Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
         })
         let labelled: Session = try DependencyGraph.inject(parameters: "ann", 2)
-        let unlabelled = try DependencyGraph.inject(byType: Session.self, "bob", 3)
+        let unlabelled: Session = try DependencyGraph.inject(byType: Session.self, "bob", 3)
         #expect(labelled.user == "ann" && labelled.attempt == 2)
         #expect(unlabelled.user == "bob" && unlabelled.attempt == 3)
     }
@@ -118,7 +118,7 @@ struct ParameterTests {
         DependencyGraph.activate(DependencyContainer {
             Dependency { (depth: Int) throws -> Session in
                 if depth == 0 { return Session(user: "leaf") }
-                let inner = try DependencyGraph.inject(byType: Session.self, depth - 1)
+                let inner: Session = try DependencyGraph.inject(byType: Session.self, depth - 1)
                 return Session(user: inner.user + "<")
             }.scope(.instance)
             Dependency { (user: String) throws -> Session in

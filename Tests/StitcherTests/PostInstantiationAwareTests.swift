@@ -63,7 +63,7 @@ struct PostInstantiationAwareTests {
         await DependencyGraph.activate(DependencyContainer {
             Dependency { () async -> Tracker in await Task.yield(); return Tracker() }
         })
-        let tracker = try await DependencyGraph.injectAsync(byType: Tracker.self)
+        let tracker: Tracker = try await DependencyGraph.injectAsync(byType: Tracker.self)
         #expect(tracker.calls.value == 1)
     }
 

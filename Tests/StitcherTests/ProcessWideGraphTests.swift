@@ -43,7 +43,7 @@ struct ProcessWideGraphTests {
             let named: Named = try! DependencyGraph.inject(byName: "named")
             check(try! DependencyGraph.inject(byName: "named") as Named === named, "one named singleton")
             do {
-                _ = try DependencyGraph.inject(byType: Sized.self)
+                _ = try DependencyGraph.inject(byType: Sized.self) as Sized
                 fatalError("expected a parameter error")
             } catch let error as InjectionError {
                 guard case .invalidDependencyParameters = error else { fatalError("wrong error \(error)") }

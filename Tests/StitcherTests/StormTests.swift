@@ -106,7 +106,7 @@ struct StormTests {
             Dependency { (value: Int) in value * 2 }.named("double")
             Dependency(for: StormKey.core) { "core" }
         })
-        let anchor = try DependencyGraph.inject(byType: Anchor.self)
+        let anchor: Anchor = try DependencyGraph.inject(byType: Anchor.self)
         let failures = Protected<[String]>([])
         let tallies = Protected<[Tally]>([])
         let operations = scaled(2_500)
@@ -228,7 +228,7 @@ struct StormTests {
 
     /// The always-active container: never missing, the same singleton, the right values.
     private static func injectCore(_ anchor: Anchor) throws {
-        guard try DependencyGraph.inject(byType: Anchor.self) === anchor else { throw Broken("a second Anchor") }
+        guard try DependencyGraph.inject(byType: Anchor.self) as Anchor === anchor else { throw Broken("a second Anchor") }
         let doubled: Int = try DependencyGraph.inject(byName: "double", parameters: 21)
         let core: String = try DependencyGraph.inject(byValue: StormKey.core)
         guard doubled == 42, core == "core" else { throw Broken("wrong values \(doubled), \(core)") }

@@ -134,14 +134,14 @@ func measure(_ body: () throws -> AnyObject) rethrows {
     print("\(workload): \(elapsed / Double(iterations) * 1e9) ns/op (\(sink & 1))")
 }
 switch workload {
-case "graph": try measure { try DependencyGraph.inject(byType: Root.self) }
+case "graph": try measure { (try DependencyGraph.inject(byType: Root.self) as Root) }
 case "graph-baseline": measure { Root(a: NodeA(b: LeafB()), c: LeafC()) }
-case "transient": try measure { try DependencyGraph.inject(byType: Transient.self) }
+case "transient": try measure { (try DependencyGraph.inject(byType: Transient.self) as Transient) }
 case "transient-baseline": measure { Transient() }
 case "injected": measure { holder.single }
-case "param": try measure { try DependencyGraph.inject(byType: Param.self, 42) }
+case "param": try measure { (try DependencyGraph.inject(byType: Param.self, 42) as Param) }
 case "param-baseline": measure { Param(42) }
-case "shared": try measure { try DependencyGraph.inject(byType: Shared.self) }
+case "shared": try measure { (try DependencyGraph.inject(byType: Shared.self) as Shared) }
 case "named": try measure { try DependencyGraph.inject(byName: "named") as Single }
-default: try measure { try DependencyGraph.inject(byType: Single.self) }
+default: try measure { (try DependencyGraph.inject(byType: Single.self) as Single) }
 }

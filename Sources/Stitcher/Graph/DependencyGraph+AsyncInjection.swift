@@ -11,6 +11,7 @@ extension DependencyGraph {
     /// }
     /// let database: Database = try await DependencyGraph.injectAsync()
     /// ```
+    @_disfavoredOverload
     public static func injectAsync<D, each P: Hashable>(
         byType type: D.Type = D.self,
         parameters: repeat each P

@@ -8,7 +8,13 @@ extension DependencyGraph {
     /// let service: Service = try DependencyGraph.inject()
     /// let trackers = try DependencyGraph.inject(byType: [EventTracking].self)
     /// ```
+    ///
+    /// As in Stitcher 1.x, the result type chooses the overload: give the result a
+    /// non-optional type (`let service: Service = …`), because without one
+    /// `try DependencyGraph.inject(byType: Service.self)` is the optional form, which returns
+    /// nil when nothing is registered.
     @inlinable
+    @_disfavoredOverload
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
         try inject(byType: D.self, arguments: .none)
     }
@@ -79,10 +85,11 @@ extension DependencyGraph {
     /// types.
     ///
     /// ```swift
-    /// let repository = try DependencyGraph.inject(byType: UserRepository.self, parameters: context)
+    /// let repository: UserRepository = try DependencyGraph.inject(byType: UserRepository.self, parameters: context)
     /// let trackers: [EventTracking] = try DependencyGraph.inject()
     /// ```
     @inlinable
+    @_disfavoredOverload
     public static func inject<D, each P: Hashable>(
         byType type: D.Type = D.self,
         parameters: repeat each P
@@ -96,6 +103,7 @@ extension DependencyGraph {
     /// let userRepository: UserRepository = try DependencyGraph.inject(byType: UserRepository.self, context)
     /// ```
     @inlinable
+    @_disfavoredOverload
     public static func inject<D, First: Hashable, each P: Hashable>(
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P

@@ -19,6 +19,16 @@ extension GraphEngine {
         }
     }
 
+    /// Resolves a `D` registered for `type`, awaiting an asynchronous factory, or nil when
+    /// nothing is registered for it (wrappers such as an optional array resolve as
+    /// `resolve(_:_:)` does).
+    func resolveAsyncIfPresent<D>(type: TypeKey, as _: D.Type, _ arguments: InjectionArguments) async throws -> D? {
+        if snapshot().entries(for: .type(type))?.entries.isEmpty ?? true {
+            return try resolve(type: TypeKey(D?.self), arguments)
+        }
+        return try await resolveAsync(.type(type), arguments) as D
+    }
+
     /// The one registration `key` and `arguments` select, when its factory is asynchronous.
     private func asynchronousEntry(_ key: LookupKey, _ arguments: InjectionArguments) -> IndexEntry? {
         let candidates = snapshot().entries(for: key)?.entries ?? []
