@@ -41,6 +41,10 @@ public macro InjectedParameters(
 
 /// Marks the initializer that `@Registerable` registers, when a type has several.
 ///
+/// When several are marked, the one with the fewest parameters is used. The initializer that
+/// `@InjectedParameters` generates counts as marked, so a type whose initializer injects its
+/// dependencies registers through the generated one (no instantiation parameters).
+///
 /// ```swift
 /// @Registerable
 /// struct Greeter {
@@ -52,7 +56,8 @@ public macro InjectedParameters(
 public macro PreferredInitializer() = #externalMacro(module: "StitcherMacrosPlugin", type: "PreferredInitializerMacro")
 
 /// Adds `static var dependencyRegistration`, a ``Dependency`` built from the type's preferred
-/// or only initializer, whose parameters become instantiation parameters.
+/// or only initializer, whose parameters become instantiation parameters, and conformances
+/// to ``RegisterableDependency`` and ``AutoregisterableDependency``.
 ///
 /// Located by name or value, the type also gets `dependencyName` or `dependencyValue`. An
 /// `async` initializer makes an asynchronous factory: inject the type with
@@ -68,7 +73,7 @@ public macro PreferredInitializer() = #externalMacro(module: "StitcherMacrosPlug
 /// let repository: Repository = try DependencyGraph.inject(byName: Repository.dependencyName, 64)
 /// ```
 @attached(member, names: named(dependencyRegistration), named(dependencyName), named(dependencyValue))
-@attached(extension, conformances: RegisterableDependency)
+@attached(extension, conformances: RegisterableDependency, AutoregisterableDependency)
 public macro Registerable(
     by locator: DependencyLocator? = nil,
     scope: DependencyScope? = nil,
@@ -93,5 +98,6 @@ public protocol RegisterableDependency {
     static var dependencyRegistration: Dependency<RegisteredDependency> { get }
 }
 
-/// A registerable type that is also meant to be collected by `#registrations`.
+/// A type that `@Registerable` gave a `dependencyRegistration`, under StitcherMacros 1.1's
+/// second name: every `@Registerable` type conforms to both protocols.
 public protocol AutoregisterableDependency: RegisterableDependency {}

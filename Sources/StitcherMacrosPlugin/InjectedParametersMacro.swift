@@ -138,8 +138,9 @@ public struct InjectedParametersMacro: PeerMacro {
         modifiers.map(\.name.text).filter(allowed.contains).map { $0 + " " }.joined()
     }
 
-    /// The macro's arguments.
-    private struct Options {
+    /// The macro's arguments (also read by `@Registerable`, which registers through the
+    /// overload this macro generates).
+    struct Options {
         struct Ignored {
             let name: String
             let expression: ExprSyntax

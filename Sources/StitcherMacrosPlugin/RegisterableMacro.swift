@@ -6,7 +6,7 @@ import SwiftSyntaxMacros
 /// `@Registerable(by:scope:eagerness:)`: adds `dependencyRegistration`, a `Dependency` built
 /// from the type's preferred (or only) initializer, whose parameters become instantiation
 /// parameters; plus `dependencyName` or `dependencyValue` when located by name or value,
-/// and a `RegisterableDependency` conformance.
+/// and conformances to `RegisterableDependency` and `AutoregisterableDependency`.
 public struct RegisterableMacro: MemberMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -19,21 +19,22 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
             return []
         }
         let initializers = declaration.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
-        let preferred = initializers.filter { initializer in
-            initializer.attributes.contains { element in
-                element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "PreferredInitializer"
+        let candidates = initializers.flatMap(RegistrableInitializer.candidates(for:))
+        let preferred = candidates.filter(\.isPreferred)
+        let chosen: RegistrableInitializer
+        if let fewest = preferred.map(\.parameters.count).min() {
+            // StitcherMacros 1.1: of several preferred initializers, the one with the fewest
+            // parameters; only a tie for the fewest is ambiguous.
+            let tied = preferred.filter { $0.parameters.count == fewest }
+            guard tied.count == 1 else {
+                for extra in tied.dropFirst() {
+                    context.diagnose(Diagnostic(node: extra.marker, message: StitcherMacroDiagnostic.severalPreferredInitializers))
+                }
+                return []
             }
-        }
-        let chosen: InitializerDeclSyntax
-        if preferred.count > 1 {
-            for extra in preferred.dropFirst() {
-                context.diagnose(Diagnostic(node: extra, message: StitcherMacroDiagnostic.severalPreferredInitializers))
-            }
-            return []
-        } else if let only = preferred.first {
-            chosen = only
+            chosen = tied[0]
         } else if initializers.count == 1 {
-            chosen = initializers[0]
+            chosen = RegistrableInitializer(written: initializers[0])
         } else if initializers.isEmpty {
             context.diagnose(Diagnostic(node: node, message: StitcherMacroDiagnostic.noInitializer))
             return []
@@ -50,18 +51,18 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
             return []
         }
         let arguments = Arguments(node)
-        let parameters = Array(chosen.signature.parameterClause.parameters)
+        let parameters = chosen.parameters
         let closureParameters = parameters.enumerated().map { index, parameter in
             "p\(index): \(parameter.type.trimmedDescription)"
         }.joined(separator: ", ")
         let call = parameters.enumerated().map { index, parameter in
             parameter.firstName.text == "_" ? "p\(index)" : "\(parameter.firstName.text): p\(index)"
         }.joined(separator: ", ")
-        let isThrowing = chosen.signature.effectSpecifiers?.throwsClause != nil
+        let isThrowing = chosen.declaration.signature.effectSpecifiers?.throwsClause != nil
         // An async initializer makes an async factory: the dependency is then injected with
         // `injectAsync`.
-        let isAsync = chosen.signature.effectSpecifiers?.asyncSpecifier != nil
-        let optional = chosen.optionalMark != nil
+        let isAsync = chosen.declaration.signature.effectSpecifiers?.asyncSpecifier != nil
+        let optional = chosen.declaration.optionalMark != nil
         let effects = (isAsync ? " async" : "") + (isThrowing ? " throws" : "")
         let construction = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
             + "\(typeName)(\(call))\(optional ? "!" : "")"
@@ -102,7 +103,8 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard declaration.typeName != nil, !protocols.isEmpty else { return [] }
-        return [try ExtensionDeclSyntax("extension \(type.trimmed): RegisterableDependency {}")]
+        let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances) {}")]
     }
 
     /// The macro's arguments, as source text.
@@ -135,6 +137,52 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
                 }
             }
         }
+    }
+}
+
+/// An initializer `@Registerable` can call: a written one, or the overload that
+/// `@InjectedParameters` generates for it (without the injected parameters).
+struct RegistrableInitializer {
+    /// The written initializer (for a generated one, the one it is generated from).
+    let declaration: InitializerDeclSyntax
+    /// The parameters the call passes.
+    let parameters: [FunctionParameterSyntax]
+    /// Marked `@PreferredInitializer`, or generated by `@InjectedParameters` (which
+    /// StitcherMacros 1.1 attributes `@PreferredInitializer`).
+    let isPreferred: Bool
+    /// Where a diagnostic about choosing it points.
+    let marker: Syntax
+
+    init(written declaration: InitializerDeclSyntax) {
+        self.declaration = declaration
+        parameters = Array(declaration.signature.parameterClause.parameters)
+        let preferredAttribute = declaration.attribute(named: "PreferredInitializer")
+        isPreferred = preferredAttribute != nil
+        marker = preferredAttribute.map(Syntax.init) ?? Syntax(declaration)
+    }
+
+    private init(generatedFrom declaration: InitializerDeclSyntax, by attribute: AttributeSyntax) {
+        self.declaration = declaration
+        let ignored = Set(InjectedParametersMacro.Options(attribute).ignored.map(\.name))
+        parameters = declaration.signature.parameterClause.parameters.filter { ignored.contains($0.internalName) }
+        isPreferred = true
+        marker = Syntax(attribute)
+    }
+
+    /// The written initializer and, when it carries `@InjectedParameters`, its generated
+    /// overload.
+    static func candidates(for declaration: InitializerDeclSyntax) -> [RegistrableInitializer] {
+        let written = RegistrableInitializer(written: declaration)
+        guard let injecting = declaration.attribute(named: "InjectedParameters") else { return [written] }
+        return [written, RegistrableInitializer(generatedFrom: declaration, by: injecting)]
+    }
+}
+
+extension InitializerDeclSyntax {
+    /// The attribute written `@name` on the initializer, if any.
+    func attribute(named name: String) -> AttributeSyntax? {
+        attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+            .first { $0.attributeName.trimmedDescription == name }
     }
 }
 

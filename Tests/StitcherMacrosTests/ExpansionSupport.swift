@@ -8,7 +8,7 @@ import StitcherMacrosPlugin
 let stitcherMacros: [String: MacroSpec] = [
     "InjectedParameters": MacroSpec(type: InjectedParametersMacro.self),
     "PreferredInitializer": MacroSpec(type: PreferredInitializerMacro.self),
-    "Registerable": MacroSpec(type: RegisterableMacro.self, conformances: ["RegisterableDependency"]),
+    "Registerable": MacroSpec(type: RegisterableMacro.self, conformances: ["RegisterableDependency", "AutoregisterableDependency"]),
     "registrations": MacroSpec(type: RegistrationsMacro.self),
 ]
 

@@ -54,6 +54,16 @@ struct Greeter: Sendable {
     init(greeting: String) { self.greeting = greeting }
 }
 
+/// Its dependency is not `Hashable`: registered through the initializer that
+/// `@InjectedParameters` generates, it is injected, not passed as a parameter.
+@Registerable(scope: .singleton)
+final class SessionReporter: Sendable {
+    let session: NetworkingSession
+
+    @InjectedParameters
+    init(session: NetworkingSession) { self.session = session }
+}
+
 @Registerable(by: .value(7))
 struct Lucky: Sendable {
     init() {}
@@ -107,7 +117,7 @@ struct MacroEndToEndTests {
             Repository.dependencyRegistration
             #registrations(Greeter.self, Lucky.self)
         })
-        let repository = try DependencyGraph.inject(byType: Repository.self, 64)
+        let repository: Repository = try DependencyGraph.inject(byType: Repository.self, 64)
         #expect(repository.cacheSize == 64)
         #expect(try DependencyGraph.inject(byType: Repository.self, 64) === repository, "singleton per parameters")
         #expect(Greeter.dependencyName == "greeter")
@@ -135,11 +145,27 @@ struct MacroEndToEndTests {
         }
     }
 
-    @Test func registerableTypesConformToTheMarkerProtocol() {
+    @Test func registerableTypesConformToBothMarkerProtocols() {
         func registration<R: RegisterableDependency>(of type: R.Type) -> DependencyLocator {
+            R.dependencyRegistration.locator
+        }
+        func autoregistration<R: AutoregisterableDependency>(of type: R.Type) -> DependencyLocator {
             R.dependencyRegistration.locator
         }
         #expect(registration(of: Greeter.self) == .name("greeter"))
         #expect(registration(of: Repository.self) == .type(Repository.self))
+        #expect(autoregistration(of: Lucky.self) == .value(7))
+        #expect(autoregistration(of: SessionReporter.self) == .type(SessionReporter.self))
+    }
+
+    @Test func aTypeWhoseInitializerInjectsItsDependenciesRegistersWithoutParameters() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { NetworkingSession(host: "uploads.example") }
+            SessionReporter.dependencyRegistration
+        })
+        let reporter: SessionReporter = try DependencyGraph.inject()
+        #expect(reporter.session.host == "uploads.example", "the session came from the graph")
+        #expect(try DependencyGraph.inject() as SessionReporter === reporter)
+        #expect(DependencyGraph.activeRegistrations.last?.parameterTypeNames == [])
     }
 }

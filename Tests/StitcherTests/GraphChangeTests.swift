@@ -70,13 +70,23 @@ struct GraphChangeTests {
             Dependency { Thing() }.scope(.singleton).named("thing")
             Dependency { (id: Int) in Thing() }
         })
-        var seen: [String] = []
-        DependencyGraph.validate { seen.append($0.description) }
-        #expect(seen == ["Name[thing] () -> Thing, singleton", "Type[Thing] (Int) -> Thing, shared"])
+        var calls = 0
+        DependencyGraph.validate { registrar in
+            calls += 1
+            #expect(registrar.count == 2 && !registrar.isEmpty)
+            #expect(registrar.registrations.map(\.description)
+                    == ["Name[thing] () -> Thing, singleton", "Type[Thing] (Int) -> Thing, shared"])
+            #expect(registrar.matches(where: { $0.isLocatedBy(type: Thing.self) }).count == 1, "the named one is located by name")
+            registrar.withMatches(where: { $0.eagerness == .lazy }) { #expect($0.count == 2) }
+            registrar.withFirstMatch(where: { $0.isLocatedBy(value: 1) }) { #expect($0 == nil) }
+        }
+        #expect(calls == 1, "called once with every registration")
         #expect(throws: Problem.self) {
-            try DependencyGraph.validate { registration in
-                if registration.isLocatedBy(type: Thing.self), registration.scope != .singleton {
-                    throw Problem.notASingleton(registration.typeName)
+            try DependencyGraph.validate { registrar in
+                try registrar.withFirstMatch(where: { $0.isLocatedBy(type: Thing.self) }) { registration in
+                    if let registration, registration.scope != .singleton {
+                        throw Problem.notASingleton(registration.typeName)
+                    }
                 }
             }
         }

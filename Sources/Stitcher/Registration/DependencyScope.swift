@@ -41,6 +41,18 @@ public enum DependencyScope: @unchecked Sendable, CustomStringConvertible {
         .managed(PublisherManagedScope(publisher))
     }
 
+    /// A managed scope reset by `provider`, written like the publisher form.
+    ///
+    /// The same as `.managed(provider)`.
+    ///
+    /// ```swift
+    /// Dependency { AccountRepository() }
+    ///     .scope(.managed(by: principalDatasource))
+    /// ```
+    public static func managed(by provider: any ManagedDependencyScopeProviding) -> DependencyScope {
+        .managed(provider)
+    }
+
     /// `.shared` for reference types and `.instance` for value types.
     @inlinable
     public static func automatic<T>(for type: T.Type) -> DependencyScope {
