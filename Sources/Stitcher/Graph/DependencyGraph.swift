@@ -37,12 +37,17 @@ public enum DependencyGraph {
     }
 
     /// Activates a container; returns once it is indexed and its eager dependencies exist,
-    /// those with asynchronous factories included.
+    /// those with asynchronous factories and those isolated to the main actor (built there)
+    /// included.
     public static func activate(_ container: DependencyContainer) async {
         let graph = GraphContext.current
-        for entry in graph.activate(container) where entry.record.isAsync && !entry.hasPublishedInstance {
+        for entry in graph.activate(container) where !entry.hasPublishedInstance {
             // A failure surfaces again, as an error, when the dependency is injected.
-            _ = try? await graph.instanceAsync(of: entry, .none)
+            if entry.record.isAsync {
+                _ = try? await graph.instanceAsync(of: entry, .none)
+            } else if entry.record.isMainActor {
+                _ = try? await graph.instanceOnMainActor(of: entry, .none)
+            }
         }
     }
 

@@ -29,24 +29,39 @@ extension GraphEngine {
         return try await resolveAsync(.type(type), arguments) as D
     }
 
-    /// The one registration `key` and `arguments` select, when its factory is asynchronous.
+    /// The one registration `key` and `arguments` select, when its factory cannot run
+    /// synchronously here: it is asynchronous, or isolated to the main actor and this is not
+    /// the main actor.
     private func asynchronousEntry(_ key: LookupKey, _ arguments: InjectionArguments) -> IndexEntry? {
         let candidates = snapshot().entries(for: key)?.entries ?? []
         let matching = candidates.filter { $0.record.accepts(arguments) }
-        return matching.count == 1 && matching[0].record.isAsync ? matching[0] : nil
+        return matching.count == 1 && !matching[0].record.runsSynchronouslyHere ? matching[0] : nil
     }
 
-    /// Resolves the registration of an asynchronous factory.
+    /// Resolves the registration of an asynchronous or main-actor factory.
     private func resolveAsync<D>(_ entry: IndexEntry, _ arguments: InjectionArguments) async throws -> D {
         let instance: AnyObject
         if let published = entry.publishedInstance(ThreadState.current.hazard) {
             instance = published
+        } else if entry.record.isMainActor {
+            instance = try await instanceOnMainActor(of: entry, arguments)
         } else {
             instance = try await instanceAsync(of: entry, arguments)
         }
         if let value = entry.record.cast(instance, to: D.self) { return value }
         throw InjectionError.mismatchedDependencyType(
             entry.record.typeName(of: instance), expected: String(describing: D.self))
+    }
+
+    /// Returns the stored instance of a main-actor registration or builds one, on the main
+    /// actor: the synchronous path runs there, within the calling task (its resolution path
+    /// and isolated graph come along).
+    func instanceOnMainActor(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
+        let request = UncheckedInstance((self, entry, arguments))
+        return try await MainActor.run {
+            let (graph, entry, arguments) = request.value
+            return UncheckedInstance(try graph.instance(of: entry, arguments, ThreadState.current))
+        }.value
     }
 
     /// Returns the stored instance of an asynchronous registration or builds one.

@@ -208,6 +208,8 @@ extension GraphEngine {
         }
         do {
             return record.finish(try record.make(parameters ?? .none))
+        } catch is OffMainActor {
+            throw MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
         } catch {
             throw InjectionError.wrapping(error)
         }

@@ -359,10 +359,11 @@ final class GraphEngine: @unchecked Sendable {
         }
     }
 
-    /// Instantiates eager dependencies with synchronous factories; asynchronous ones are
-    /// instantiated by the `async` activation.
+    /// Instantiates the eager dependencies whose factories can run here; asynchronous ones,
+    /// and main-actor ones off the main thread, are instantiated by the `async` activation
+    /// (or at their first injection).
     private func instantiateEagerly(_ entries: [IndexEntry]) {
-        for entry in entries where !entry.record.isAsync {
+        for entry in entries where entry.record.runsSynchronouslyHere {
             do {
                 _ = try instance(of: entry, .none, ThreadState.current)
             } catch {

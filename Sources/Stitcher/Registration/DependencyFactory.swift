@@ -36,13 +36,14 @@ public enum DependencyFactory {
         init(
             parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
             form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil,
+            isMainActor: Bool = false,
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
             alwaysAware = isPostInstantiationAware(T.self)
             originCode = origin.code
             extras = RegistrationExtras.of(
                 parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-                originContext: origin.context
+                originContext: origin.context, isMainActor: isMainActor
             )
             self.storesObjects = storesObjects
             self.make = make

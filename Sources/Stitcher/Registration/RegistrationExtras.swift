@@ -1,6 +1,6 @@
 /// The parts of a registration that most registrations do without, kept apart so that
 /// their records stay small: parameters, a boxed instance form, an asynchronous factory,
-/// and the context of a factory that captures values.
+/// the context of a factory that captures values, and the factory's isolation.
 ///
 /// Made once by the provider; the record keeps the same object.
 @usableFromInline
@@ -15,28 +15,33 @@ final class RegistrationExtras: @unchecked Sendable {
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The context of the factory closure (see `RegistrationRecord.origin`).
     let originContext: UInt
+    /// The factory is isolated to the main actor and runs only there.
+    let isMainActor: Bool
 
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
         self.form = form
         self.makeAsync = makeAsync
         self.originContext = originContext
+        self.isMainActor = isMainActor
     }
 
     /// The extras of a factory; nil when it needs none.
     @usableFromInline
     static func of(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool
     ) -> RegistrationExtras? {
-        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || originContext != 0 else { return nil }
+        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || originContext != 0 || isMainActor else {
+            return nil
+        }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-            originContext: originContext
+            originContext: originContext, isMainActor: isMainActor
         )
     }
 }

@@ -93,6 +93,13 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
 
+    /// Whether the factory is isolated to the main actor (runs only there).
+    var isMainActor: Bool { extras?.isMainActor ?? false }
+
+    /// Whether the factory can run synchronously on the calling thread: it is synchronous,
+    /// and isolated to the main actor only if called there.
+    var runsSynchronouslyHere: Bool { !isAsync && (!isMainActor || isOnMainActor()) }
+
     /// Calls `didInstantiate()` on a new instance in stored form, which is returned.
     @inline(__always)
     func finish(_ instance: __owned AnyObject) -> AnyObject {
