@@ -69,6 +69,13 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         let closureHead = isAsync
             ? "(\(closureParameters))\(effects) -> \(typeName) in"
             : "(\(closureParameters)) in"
+        // A `@MainActor` type's initializer runs on the main actor: so does its factory. The
+        // members are `nonisolated` (they only describe the registration), so that a
+        // container can list them from any context and the conformance crosses no isolation.
+        let isMainActor = declaration.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
+        }
+        let isolation = isMainActor && !isAsync ? ", isolation: DependencyIsolation.mainActor" : ""
         let locator = arguments.locator ?? "DependencyLocator.type(\(typeName).self)"
         let scope = arguments.scope ?? "DependencyScope.automatic(for: \(typeName).self)"
         let eagerness = arguments.eagerness ?? "DependencyEagerness.lazy"
@@ -76,20 +83,20 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
             .map { $0 == "open" ? "public " : $0 + " " } ?? ""
 
         var members: [DeclSyntax] = ["""
-        \(raw: access)static var dependencyRegistration: Dependency<\(raw: typeName)> {
-            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)) { \(raw: closureHead)
+        \(raw: access)nonisolated static var dependencyRegistration: Dependency<\(raw: typeName)> {
+            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)\(raw: isolation)) { \(raw: closureHead)
                 \(raw: construction)
             }
         }
         """]
         if let name = arguments.name {
             members.append("""
-            \(raw: access)static var dependencyName: String { DependencyLocator.name(\(raw: name)).locatedName! }
+            \(raw: access)nonisolated static var dependencyName: String { DependencyLocator.name(\(raw: name)).locatedName! }
             """)
         }
         if let value = arguments.value {
             members.append("""
-            \(raw: access)static var dependencyValue: AnyHashable { AnyHashable(\(raw: value)) }
+            \(raw: access)nonisolated static var dependencyValue: AnyHashable { AnyHashable(\(raw: value)) }
             """)
         }
         return members

@@ -64,6 +64,13 @@ final class SessionReporter: Sendable {
     init(session: NetworkingSession) { self.session = session }
 }
 
+/// Built on the main actor, as its initializer requires.
+@MainActor @Registerable(scope: .singleton)
+final class BadgeModel {
+    let count: Int
+    init() { count = 5 }
+}
+
 @Registerable(by: .value(7))
 struct Lucky: Sendable {
     init() {}
@@ -167,5 +174,14 @@ struct MacroEndToEndTests {
         #expect(reporter.session.host == "uploads.example", "the session came from the graph")
         #expect(try DependencyGraph.inject() as SessionReporter === reporter)
         #expect(DependencyGraph.activeRegistrations.last?.parameterTypeNames == [])
+    }
+
+    @Test func aMainActorRegisterableTypeIsBuiltOnTheMainActor() async throws {
+        await DependencyGraph.activate(DependencyContainer { BadgeModel.dependencyRegistration })
+        let model: BadgeModel = try await DependencyGraph.injectAsync()
+        let count = await MainActor.run { model.count }
+        #expect(count == 5)
+        let again = try await MainActor.run { try DependencyGraph.inject() as BadgeModel }
+        #expect(again === model)
     }
 }

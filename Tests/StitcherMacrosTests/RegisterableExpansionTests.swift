@@ -14,7 +14,7 @@ import Testing
             public final class Repository {
                 init(cache: Int, _ label: String) {}
 
-                public static var dependencyRegistration: Dependency<Repository> {
+                public nonisolated static var dependencyRegistration: Dependency<Repository> {
                     Dependency<Repository>(locator: DependencyLocator.type(Repository.self), scope: DependencyScope.automatic(for: Repository.self), eagerness: DependencyEagerness.lazy) { (p0: Int, p1: String) in
                         Repository(cache: p0, p1)
                     }
@@ -46,26 +46,26 @@ import Testing
                 init(offset: Int) {}
                 init() throws {}
 
-                static var dependencyRegistration: Dependency<Clock> {
+                nonisolated static var dependencyRegistration: Dependency<Clock> {
                     Dependency<Clock>(locator: DependencyLocator.name("clock"), scope: DependencyScope.singleton, eagerness: DependencyEagerness.eager) { () in
                         try Clock()
                     }
                 }
 
-                static var dependencyName: String {
+                nonisolated static var dependencyName: String {
                     DependencyLocator.name("clock").locatedName!
                 }
             }
             struct Pricing {
                 init() {}
 
-                static var dependencyRegistration: Dependency<Pricing> {
+                nonisolated static var dependencyRegistration: Dependency<Pricing> {
                     Dependency<Pricing>(locator: DependencyLocator.value(Region.europe), scope: DependencyScope.automatic(for: Pricing.self), eagerness: DependencyEagerness.lazy) { () in
                         Pricing()
                     }
                 }
 
-                static var dependencyValue: AnyHashable {
+                nonisolated static var dependencyValue: AnyHashable {
                     AnyHashable(Region.europe)
                 }
             }
@@ -132,7 +132,7 @@ import Testing
                 init(host: String) {}
                 init() {}
 
-                static var dependencyRegistration: Dependency<Mailer> {
+                nonisolated static var dependencyRegistration: Dependency<Mailer> {
                     Dependency<Mailer>(locator: DependencyLocator.type(Mailer.self), scope: DependencyScope.automatic(for: Mailer.self), eagerness: DependencyEagerness.lazy) { (p0: String) in
                         Mailer(host: p0)
                     }
@@ -195,7 +195,7 @@ import Testing
                 }
                 init(session: Session) {}
 
-                static var dependencyRegistration: Dependency<UploadService> {
+                nonisolated static var dependencyRegistration: Dependency<UploadService> {
                     Dependency<UploadService>(locator: DependencyLocator.type(UploadService.self), scope: DependencyScope.singleton, eagerness: DependencyEagerness.lazy) { (p0: String) in
                         try UploadService(label: p0)
                     }
@@ -203,6 +203,32 @@ import Testing
             }
 
             extension UploadService: RegisterableDependency, AutoregisterableDependency {
+            }
+            """
+        )
+    }
+
+    @Test func aMainActorTypeIsBuiltOnTheMainActor() {
+        assertExpansion(
+            """
+            @MainActor @Registerable
+            final class ProfileViewModel {
+                init(userID: Int) {}
+            }
+            """,
+            expandedSource: """
+            @MainActor
+            final class ProfileViewModel {
+                init(userID: Int) {}
+
+                nonisolated static var dependencyRegistration: Dependency<ProfileViewModel> {
+                    Dependency<ProfileViewModel>(locator: DependencyLocator.type(ProfileViewModel.self), scope: DependencyScope.automatic(for: ProfileViewModel.self), eagerness: DependencyEagerness.lazy, isolation: DependencyIsolation.mainActor) { (p0: Int) in
+                        ProfileViewModel(userID: p0)
+                    }
+                }
+            }
+
+            extension ProfileViewModel: RegisterableDependency, AutoregisterableDependency {
             }
             """
         )
@@ -224,7 +250,7 @@ import Testing
             final class Database {
                 init(url: String) async throws {}
 
-                static var dependencyRegistration: Dependency<Database> {
+                nonisolated static var dependencyRegistration: Dependency<Database> {
                     Dependency<Database>(locator: DependencyLocator.type(Database.self), scope: DependencyScope.singleton, eagerness: DependencyEagerness.lazy) { (p0: String) async throws -> Database in
                         try await Database(url: p0)
                     }
@@ -233,7 +259,7 @@ import Testing
             struct Warmup {
                 init() async {}
 
-                static var dependencyRegistration: Dependency<Warmup> {
+                nonisolated static var dependencyRegistration: Dependency<Warmup> {
                     Dependency<Warmup>(locator: DependencyLocator.type(Warmup.self), scope: DependencyScope.automatic(for: Warmup.self), eagerness: DependencyEagerness.lazy) { () async -> Warmup in
                         await Warmup()
                     }

@@ -19,6 +19,18 @@ private final class Store: Sendable {}
 @MainActor private final class LoopView { init(_ presenter: LoopPresenter) {} }
 private final class LoopPresenter: Sendable { init(_ view: LoopView) {} }
 private final class NeedsProfile: Sendable { init(_ model: ProfileModel) {} }
+@MainActor private final class ProfileScreen {
+    @Injected var model: ProfileModel
+    @EagerInjected var coordinator: Coordinator
+}
+/// Isolated to a global actor other than the main one.
+@globalActor private actor StorageActor {
+    static let shared = StorageActor()
+}
+@StorageActor private final class DiskCache {
+    var onStorageActor: Bool
+    init() { onStorageActor = true; StorageActor.shared.assertIsolated() }
+}
 
 /// Whether this code runs on the main actor (a job of the main queue, or the main thread);
 /// `MainActor.assumeIsolated` would trap instead of answering.
@@ -157,5 +169,31 @@ struct MainActorTests {
         }
         let viaName: Coordinator = try await DependencyGraph.injectAsync(byName: "coordinator")
         _ = viaName
+    }
+
+    @Test func propertyWrappersOfMainActorTypesInjectOnTheMainActor() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { Store() }
+            Dependency { @MainActor in ProfileModel(userID: 3) }
+            Dependency(.mainActor) { Coordinator(store: try DependencyGraph.inject()) }
+        })
+        let userID = await MainActor.run {
+            let screen = ProfileScreen()
+            _ = screen.coordinator
+            return screen.model.userID
+        }
+        #expect(userID == 3)
+    }
+
+    @Test func aFactoryOfAnotherGlobalActorIsAnAsyncFactoryThatRunsOnIt() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { await DiskCache() }.scope(.singleton)
+        })
+        #expect(throws: InjectionError.unsupportedOperation, "not built yet: inject it asynchronously") {
+            _ = try DependencyGraph.inject(byType: DiskCache.self) as DiskCache
+        }
+        let cache: DiskCache = try await DependencyGraph.injectAsync()
+        #expect(await cache.onStorageActor)
+        #expect(try DependencyGraph.inject(byType: DiskCache.self) as DiskCache === cache, "stored: returned anywhere")
     }
 }

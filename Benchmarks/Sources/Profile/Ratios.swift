@@ -106,11 +106,21 @@ func printRatios() throws {
                     return wideSwinject.resolve(Wide.self, name: wideNames[index])!
                 })
     compareActivation()
+    // Workload 10: a singleton isolated to the main actor, injected on the main actor (this
+    // runs on the main thread), next to a stored closure returning one.
+    DependencyGraph.activate(DependencyContainer { Dependency { @MainActor in MainModel() }.scope(.singleton) })
+    let mainModel = MainActor.assumeIsolated { MainModel() }
+    let mainClosure: () -> MainModel = { mainModel }
+    try compare("10 main-actor singleton on the main actor (stored closure)", burst: 20_000,
+                baseline: { mainClosure() }, stitcher: { try DependencyGraph.inject(byType: MainModel.self) as MainModel })
     compare("9 @Injected read (stored let)", burst: 50_000,
             baseline: { properties.stored }, stitcher: { properties.injected })
     compare("9 @Injected read (stored var)", burst: 50_000,
             baseline: { properties.storedVariable }, stitcher: { properties.injected })
 }
+
+/// A main-actor type (workload 10).
+@MainActor private final class MainModel {}
 
 /// The registrations of workloads 1 to 5 in Swinject, as in the Stitcher container above.
 private func makeSwinjectContainer() -> Container {

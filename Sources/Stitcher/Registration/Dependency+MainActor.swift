@@ -47,6 +47,25 @@ extension Dependency {
     }
 }
 
+extension Dependency {
+    /// A dependency with every characteristic given at once and a factory isolated to the
+    /// main actor, as `@Registerable` writes it for a `@MainActor` type.
+    ///
+    /// ```swift
+    /// Dependency<ProfileViewModel>(locator: .type(ProfileViewModel.self), scope: .shared, eagerness: .lazy,
+    ///                              isolation: .mainActor) { ProfileViewModel() }
+    /// ```
+    public init<each Parameter: Hashable>(
+        locator: DependencyLocator,
+        scope: DependencyScope,
+        eagerness: DependencyEagerness,
+        isolation: DependencyIsolation,
+        _ factory: @escaping @MainActor @Sendable (repeat each Parameter) throws -> T
+    ) {
+        self.init(locator: locator, scope: scope, eagerness: eagerness, provider: .init(isolation, factory))
+    }
+}
+
 extension DependencyFactory.Provider {
     /// Creates a provider from a factory isolated to the main actor.
     ///
