@@ -78,7 +78,7 @@ func printRatios() throws {
     print("| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher |")
     print("| - | - | - | - | - | - |")
     try compare("1 singleton by type (stored closure)", burst: 20_000,
-                baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) },
+                baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) as Single },
                 swinject: { swinject.resolve(Single.self)! })
     try compare("2 transient (initializer)", burst: 20_000,
                 baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) },

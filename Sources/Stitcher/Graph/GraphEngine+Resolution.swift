@@ -193,8 +193,7 @@ extension GraphEngine {
             if let inherited { state.inherited = inherited }
             if let chain = chain ?? inherited?.chain { state.chain = chain }
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
-            let path = state.frames.map(\.context) + [entry.record.locator.context]
-            throw ResolutionTooDeep(depth: state.frames.count, path: path)
+            throw tooDeep(entry, state)
         }
         let record = entry.record
         let parameters = record.takesParameters ? arguments : nil
@@ -208,11 +207,29 @@ extension GraphEngine {
         }
         do {
             return record.finish(try record.make(parameters ?? .none))
-        } catch is OffMainActor {
-            throw MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
         } catch {
-            throw InjectionError.wrapping(error)
+            throw failure(error, of: record, state)
         }
+    }
+
+    // The error paths of `instantiate`, outlined: it is inlined into every lookup, whose
+    // fast path should not carry them.
+
+    /// The error a factory's failure reaches the caller as (the frame of `record` is still
+    /// on the path): its own error wrapped once, an engine error as it is, or, for a
+    /// main-actor factory called elsewhere, a ``MainActorIsolationError`` naming it.
+    @inline(never)
+    private func failure(_ error: any Error, of record: RegistrationRecord, _ state: ThreadState) -> any Error {
+        if error is OffMainActor {
+            return MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
+        }
+        return InjectionError.wrapping(error)
+    }
+
+    /// The error for an instantiation that would overflow the thread's stack.
+    @inline(never)
+    private func tooDeep(_ entry: IndexEntry, _ state: ThreadState) -> ResolutionTooDeep {
+        ResolutionTooDeep(depth: state.frames.count, path: state.frames.map(\.context) + [entry.record.locator.context])
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.
