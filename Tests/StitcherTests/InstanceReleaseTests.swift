@@ -226,4 +226,51 @@ struct InstanceReleaseTests {
         #expect(lookups.value > 0)
         #expect(misses.value == 0, "a lookup sees the old registrations or the new ones")
     }
+
+    @Test func releaseInstancesDropsEveryStoredInstanceAndKeepsTheRegistrations() throws {
+        let made = Made()
+        let subject = PassthroughSubject<Void, Never>()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { made.track(Connection()) }.scope(.singleton).named("singleton")
+            Dependency { made.track(Connection()) }.scope(.managed(by: subject)).named("managed")
+            Dependency { made.track(Connection()) }.scope(.shared).named("shared")
+            Dependency { (id: Int) in made.track(Connection()) }.scope(.singleton).named("per-id")
+            Dependency { made.track(Connection()) }.scope(.instance).named("transient")
+        })
+        let held: Connection = try DependencyGraph.inject(byName: "shared")
+        // An idle thread resolves the singleton and keeps its snapshot cached.
+        let idle = IdleThread { _ = try? DependencyGraph.inject(byName: "singleton") as Connection }
+        defer { idle.end() }
+        _ = try DependencyGraph.inject(byName: "singleton") as Connection
+        _ = try DependencyGraph.inject(byName: "managed") as Connection
+        _ = try DependencyGraph.inject(byName: "per-id", parameters: 1) as Connection
+        _ = try DependencyGraph.inject(byName: "per-id", parameters: 2) as Connection
+        #expect(made.alive == 5, "four stored instances and the held shared one")
+
+        DependencyGraph.releaseInstances()
+        #expect(made.alive == 1, "only the shared instance held here is alive")
+        #expect(try DependencyGraph.inject(byName: "shared") as Connection !== held, "the graph forgot it")
+        let again: Connection = try DependencyGraph.inject(byName: "singleton")
+        #expect(try DependencyGraph.inject(byName: "singleton") as Connection === again, "stored again, once")
+        #expect(made.count == 7, "one new shared and one new singleton instance")
+        withExtendedLifetime(held) {}
+    }
+
+    @Test func releaseInstancesLeavesOtherGraphsAndEagerRebuildsToTheNextInjection() throws {
+        let builds = Counter()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { _ = builds.increment(); return Connection() }.scope(.singleton).eagerness(.eager)
+        })
+        #expect(builds.value == 1)
+        let outer: Connection = try DependencyGraph.inject()
+        DependencyGraph.withIsolatedGraph {
+            DependencyGraph.activate(DependencyContainer { Dependency { Connection() }.scope(.singleton) })
+            DependencyGraph.releaseInstances()
+        }
+        #expect(try DependencyGraph.inject() as Connection === outer, "another graph's release leaves this one")
+        DependencyGraph.releaseInstances()
+        #expect(builds.value == 1, "not rebuilt eagerly")
+        #expect(try DependencyGraph.inject() as Connection !== outer)
+        #expect(builds.value == 2)
+    }
 }

@@ -66,6 +66,21 @@ public enum DependencyGraph {
         GraphContext.current.releaseUnusedStorage()
     }
 
+    /// Releases every instance the current graph stores (singletons, managed and shared
+    /// instances), keeping its containers active: the next injection of each builds anew.
+    ///
+    /// Eager dependencies are not rebuilt until injected. Instances held elsewhere live on
+    /// with their holders; the graph forgets them at once, also when an idle thread last
+    /// resolved them.
+    ///
+    /// ```swift
+    /// DependencyGraph.releaseInstances()   // for example when the user signs out
+    /// let session: Session = try DependencyGraph.inject()   // a new one
+    /// ```
+    public static func releaseInstances() {
+        GraphContext.current.releaseInstances()
+    }
+
     /// Whether `container` is active in the current graph.
     public static func isActive(_ container: DependencyContainer) -> Bool {
         GraphContext.current.isActive(container)

@@ -90,6 +90,17 @@ final class ActiveContainer: @unchecked Sendable {
         return old
     }
 
+    /// Gives every registration that stores instances a fresh entry and returns the old ones.
+    /// Caller holds the graph's lock.
+    func renewStoringEntries() -> [IndexEntry] {
+        var old: [IndexEntry] = []
+        for position in entries.indices where entries[position].record.scope != .instance {
+            old.append(entries[position])
+            entries[position] = entries[position].renewed()
+        }
+        return old
+    }
+
     /// Cancels scope observations and drops every entry.
     func unload() {
         for receipt in receipts.values { receipt.cancel() }

@@ -333,6 +333,19 @@ final class GraphEngine: @unchecked Sendable {
         if changed { notifyChange() }
     }
 
+    /// Drops every stored instance, keeping the registrations: each registration that stores
+    /// instances gets a fresh entry, and the old ones retire (releasing their instances at
+    /// once, whatever idle threads still cache them).
+    func releaseInstances() {
+        let changed: Bool = mutate { leftovers in
+            for record in active { leftovers.retiring += record.renewStoringEntries() }
+            guard !leftovers.retiring.isEmpty else { return false }
+            publishLocked(&leftovers)
+            return true
+        }
+        if changed { notifyChange() }
+    }
+
     /// Whether a container other than `container` is active, so that publishing the index
     /// will ask `container` which identities it registers. Caller holds `lock`.
     func hasActive(besides container: ActiveContainer) -> Bool {
