@@ -72,9 +72,7 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         // A `@MainActor` type's initializer runs on the main actor: so does its factory. The
         // members are `nonisolated` (they only describe the registration), so that a
         // container can list them from any context and the conformance crosses no isolation.
-        let isMainActor = declaration.attributes.contains {
-            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
-        }
+        let isMainActor = declaration.attributes.attribute(named: "MainActor") != nil
         let isolation = isMainActor && !isAsync ? ", isolation: DependencyIsolation.mainActor" : ""
         let locator = arguments.locator ?? "DependencyLocator.type(\(typeName).self)"
         let scope = arguments.scope ?? "DependencyScope.automatic(for: \(typeName).self)"
@@ -163,7 +161,7 @@ struct RegistrableInitializer {
     init(written declaration: InitializerDeclSyntax) {
         self.declaration = declaration
         parameters = Array(declaration.signature.parameterClause.parameters)
-        let preferredAttribute = declaration.attribute(named: "PreferredInitializer")
+        let preferredAttribute = declaration.attributes.attribute(named: "PreferredInitializer")
         isPreferred = preferredAttribute != nil
         marker = preferredAttribute.map(Syntax.init) ?? Syntax(declaration)
     }
@@ -180,15 +178,15 @@ struct RegistrableInitializer {
     /// overload.
     static func candidates(for declaration: InitializerDeclSyntax) -> [RegistrableInitializer] {
         let written = RegistrableInitializer(written: declaration)
-        guard let injecting = declaration.attribute(named: "InjectedParameters") else { return [written] }
+        guard let injecting = declaration.attributes.attribute(named: "InjectedParameters") else { return [written] }
         return [written, RegistrableInitializer(generatedFrom: declaration, by: injecting)]
     }
 }
 
-extension InitializerDeclSyntax {
-    /// The attribute written `@name` on the initializer, if any.
+extension AttributeListSyntax {
+    /// The attribute written `@name` in the list, if any.
     func attribute(named name: String) -> AttributeSyntax? {
-        attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+        lazy.compactMap { $0.as(AttributeSyntax.self) }
             .first { $0.attributeName.trimmedDescription == name }
     }
 }

@@ -22,3 +22,11 @@ private enum MainQueueMarker {
         return key
     }()
 }
+
+/// A value carried across the main actor's boundary (`MainActor.assumeIsolated`,
+/// `MainActor.run`), which passes only `Sendable` values: a factory's arguments and instance,
+/// or an injection request, used on one side at a time.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

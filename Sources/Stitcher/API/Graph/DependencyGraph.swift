@@ -41,13 +41,9 @@ public enum DependencyGraph {
     /// included.
     public static func activate(_ container: DependencyContainer) async {
         let graph = GraphContext.current
-        for entry in graph.activate(container) where !entry.hasPublishedInstance {
+        for entry in graph.activate(container) where !entry.record.runsSynchronouslyHere {
             // A failure surfaces again, as an error, when the dependency is injected.
-            if entry.record.isAsync {
-                _ = try? await graph.instanceAsync(of: entry, .none)
-            } else if entry.record.isMainActor {
-                _ = try? await graph.instanceOnMainActor(of: entry, .none)
-            }
+            _ = try? await graph.instanceAwaitingFactory(of: entry, .none)
         }
     }
 

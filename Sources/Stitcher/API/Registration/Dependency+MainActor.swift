@@ -100,7 +100,7 @@ extension DependencyFactory.Provider {
         ) { arguments in
             // The signature matched: the arguments hold exactly these types.
             // Only called on the main thread (checked by `onMainThread`), so the values stay there.
-            let values = UncheckedInstance(none ?? arguments.load(as: (repeat each Parameter).self))
+            let values = UncheckedSendable(none ?? arguments.load(as: (repeat each Parameter).self))
             return try onMainActor(storesObjects) { try factory(repeat each values.value) }
         }
     }
@@ -116,16 +116,8 @@ struct MainActorPackFactory<T, each Parameter> {
 /// ``MainActorIsolationError`` naming the dependency.
 func onMainActor<T>(_ storesObjects: Bool, _ factory: @MainActor () throws -> T) throws -> AnyObject {
     guard isOnMainActor() else { throw OffMainActor() }
-    let instance = try MainActor.assumeIsolated { UncheckedInstance(try factory()) }.value
+    let instance = try MainActor.assumeIsolated { UncheckedSendable(try factory()) }.value
     return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
-}
-
-/// A value carried into or out of `MainActor.assumeIsolated`, which takes and returns only
-/// `Sendable` values: it never leaves the main actor while that closure runs, and the engine
-/// hands an instance to its requester as it does every instance.
-struct UncheckedInstance<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
 
 /// Thrown by a main-actor factory called off the main actor.

@@ -40,27 +40,28 @@ extension GraphEngine {
 
     /// Resolves the registration of an asynchronous or main-actor factory.
     private func resolveAsync<D>(_ entry: IndexEntry, _ arguments: InjectionArguments) async throws -> D {
-        let instance: AnyObject
-        if let published = entry.publishedInstance(ThreadState.current.hazard) {
-            instance = published
-        } else if entry.record.isMainActor {
-            instance = try await instanceOnMainActor(of: entry, arguments)
-        } else {
-            instance = try await instanceAsync(of: entry, arguments)
-        }
+        let instance = try await instanceAwaitingFactory(of: entry, arguments)
         if let value = entry.record.cast(instance, to: D.self) { return value }
         throw InjectionError.mismatchedDependencyType(
             entry.record.typeName(of: instance), expected: String(describing: D.self))
     }
 
+    /// The instance of a registration whose factory cannot run synchronously here: the one
+    /// published, or one built by its asynchronous factory or on the main actor.
+    func instanceAwaitingFactory(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
+        if let published = entry.publishedInstance(ThreadState.current.hazard) { return published }
+        if entry.record.isMainActor { return try await instanceOnMainActor(of: entry, arguments) }
+        return try await instanceAsync(of: entry, arguments)
+    }
+
     /// Returns the stored instance of a main-actor registration or builds one, on the main
     /// actor: the synchronous path runs there, within the calling task (its resolution path
     /// and isolated graph come along).
-    func instanceOnMainActor(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
-        let request = UncheckedInstance((self, entry, arguments))
+    private func instanceOnMainActor(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
+        let request = UncheckedSendable((self, entry, arguments))
         return try await MainActor.run {
             let (graph, entry, arguments) = request.value
-            return UncheckedInstance(try graph.instance(of: entry, arguments, ThreadState.current))
+            return UncheckedSendable(try graph.instance(of: entry, arguments, ThreadState.current))
         }.value
     }
 

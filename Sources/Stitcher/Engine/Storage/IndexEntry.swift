@@ -180,9 +180,6 @@ final class IndexEntry: @unchecked Sendable {
         return retained.takeRetainedValue()
     }
 
-    /// Whether a singleton or managed instance is published; a hint, read without a lock.
-    var hasPublishedInstance: Bool { published.load(ordering: .relaxed) != nil }
-
     /// The published instance, read under the lock; the caller holds it.
     private var lockedPublishedInstance: AnyObject? {
         published.load(ordering: .acquiring).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
