@@ -12,13 +12,13 @@ import Swinject
 
 /// Nanoseconds per call of `body` over `count` calls, each result passed to `use(_:)`.
 @inline(__always)
-private func nanoseconds(_ count: Int, _ body: () throws -> AnyObject) rethrows -> Double {
+func nanoseconds(_ count: Int, _ body: () throws -> AnyObject) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<count { use(try body()) }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)
 }
 
-private func median(_ values: [Double]) -> Double {
+func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted[sorted.count / 2]
 }
@@ -26,7 +26,7 @@ private func median(_ values: [Double]) -> Double {
 /// Prints the medians of the baseline, of Stitcher and of their ratio over `rounds` rounds
 /// of one burst each, rotating which runs first; with Swinject's too when given.
 @inline(__always)
-private func compare(
+func compare(
     _ name: String, burst: Int, rounds: Int = 61,
     baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject, swinject: (() -> AnyObject)? = nil
 ) rethrows {

@@ -113,6 +113,10 @@ if workload == "ratios" {
     try printRatios()
     exit(0)
 }
+if workload == "shapes" {
+    try printShapes()
+    exit(0)
+}
 if workload == "activate" {
     // In an empty graph, as workload 7.
     for _ in 0..<3 {

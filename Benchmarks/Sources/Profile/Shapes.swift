@@ -1,0 +1,64 @@
+import Stitcher
+
+// `Profile shapes`: the injection shapes apps write most, each next to the hand-written code
+// it replaces, measured like `Profile ratios` (`compare`): a protocol-typed singleton and
+// transient, a value type behind a protocol, an optional request, an array of two. Uses only
+// API that every Stitcher version since the first benchmarks has, so that one build can be
+// compared with another.
+
+protocol ShapeService: AnyObject {}
+final class ShapeSingleton: ShapeService {}
+protocol ShapeFactory: AnyObject {}
+final class ShapeTransient: ShapeFactory {}
+protocol ShapeValue { var tag: Int { get } }
+struct ShapeValueImpl: ShapeValue { var tag = 1 }
+protocol ShapeListed: AnyObject {}
+final class ShapeFirst: ShapeListed {}
+final class ShapeSecond: ShapeListed {}
+final class ShapeOptional: Sendable {}
+
+/// Keeps a value-type result observable (a side effect the optimizer must keep), returning a
+/// fixed object for `compare`.
+nonisolated(unsafe) private var consumed = 0
+private let sentinel = ShapeOptional()
+@inline(never)
+private func consume(_ value: any ShapeValue) -> AnyObject {
+    consumed &+= value.tag
+    return sentinel
+}
+@inline(never)
+private func consume(_ values: [any ShapeListed]) -> AnyObject {
+    consumed &+= values.count
+    return values[0]
+}
+
+/// Prints a Markdown table of the shapes.
+func printShapes() throws {
+    DependencyGraph.activate(DependencyContainer {
+        Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)
+        Dependency { ShapeTransient() }.conforms(to: ShapeFactory.self).scope(.instance)
+        Dependency { ShapeValueImpl() }.conforms(to: ShapeValue.self)
+        Dependency { ShapeOptional() }.scope(.singleton)
+        Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
+        Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
+    })
+    let service: any ShapeService = ShapeSingleton()
+    let serviceClosure: () -> any ShapeService = { service }
+    let valueClosure: () -> any ShapeValue = { ShapeValueImpl() }
+    let optional = ShapeOptional()
+    let optionalClosure: () -> ShapeOptional? = { optional }
+    let listed: [any ShapeListed] = [ShapeFirst(), ShapeSecond()]
+    let listClosure: () -> [any ShapeListed] = { listed }
+    print("| shape | baseline | Stitcher | Stitcher ÷ baseline | | |")
+    print("| - | - | - | - | - | - |")
+    try compare("singleton by its protocol (stored closure)", burst: 20_000,
+                baseline: { serviceClosure() }, stitcher: { try DependencyGraph.inject() as any ShapeService })
+    try compare("transient by its protocol (initializer)", burst: 20_000,
+                baseline: { ShapeTransient() as any ShapeFactory }, stitcher: { try DependencyGraph.inject() as any ShapeFactory })
+    try compare("value type behind a protocol (closure)", burst: 20_000,
+                baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })
+    try compare("optional request of a singleton (stored closure)", burst: 20_000,
+                baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
+    try compare("[P] of two singletons (stored array)", burst: 20_000,
+                baseline: { consume(listClosure()) }, stitcher: { consume(try DependencyGraph.inject() as [any ShapeListed]) })
+}
