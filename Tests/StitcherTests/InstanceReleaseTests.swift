@@ -10,59 +10,6 @@ import OpenCombine
 
 private final class Connection: @unchecked Sendable { init() {} }
 
-/// Weak references to every instance a factory made.
-private final class Made: @unchecked Sendable {
-    private let lock = NSLock()
-    private var references: [() -> AnyObject?] = []
-
-    func track<T: AnyObject>(_ object: T) -> T {
-        lock.lock()
-        references.append { [weak object] in object }
-        lock.unlock()
-        return object
-    }
-
-    var alive: Int {
-        lock.lock(); defer { lock.unlock() }
-        return references.filter { $0() != nil }.count
-    }
-
-    var count: Int { lock.lock(); defer { lock.unlock() }; return references.count }
-}
-
-/// A thread that resolves something in the caller's graph, then parks until released, so
-/// that whatever it cached stays cached while the test checks releases.
-private final class IdleThread: @unchecked Sendable {
-    private let resolved = DispatchSemaphore(value: 0)
-    private let release = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let context = DependencyGraph.currentContext
-        Thread.detachNewThread { [resolved, release, finished] in
-            context.run(body)
-            resolved.signal()
-            release.wait()
-            finished.signal()
-        }
-        resolved.wait()
-    }
-
-    func end() {
-        release.signal()
-        finished.wait()
-    }
-}
-
-/// Runs `body` on a GCD worker in the caller's graph and waits for it; the worker then
-/// goes back to the pool, idle.
-private func onIdleWorker(_ body: @escaping @Sendable () -> Void) {
-    let context = DependencyGraph.currentContext
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { context.run(body) }
-    group.wait()
-}
-
 /// A stored instance is released when its container, scope or graph lets it go: not when
 /// some idle thread that once resolved it next looks something up.
 @Suite(.isolatedDependencyGraph)

@@ -39,6 +39,14 @@ var inheritedPathCount: Int { stitcher_inherited_path_count() }
 /// Counts resolution paths bound for child tasks (positive `delta`) or unbound (negative).
 func addInheritedPaths(_ delta: Int) { stitcher_add_inherited_paths(delta) }
 
+/// How many graphs have a resolution observer right now: while none has, creating an
+/// instance costs one relaxed load more than it would without observers.
+@inline(__always)
+var observedGraphCount: Int { stitcher_observed_graph_count() }
+
+/// Counts graphs that gained (positive `delta`) or lost (negative) their observer.
+func addObservedGraphs(_ delta: Int) { stitcher_add_observed_graphs(delta) }
+
 /// Whether `.instance` instantiations are tracked for cycle detection.
 var detectsCycles: Bool {
     @inline(__always) get { stitcher_detects_cycles() != 0 }

@@ -28,7 +28,9 @@ typedef struct {
     /// Whether hazard announcements are plain stores (1), made visible by the process-wide
     /// barrier that retiring threads run (`stitcher_hazard_barrier`), or full fences (0).
     _Atomic(long) asymmetric_fences;
-    char padding[96];
+    /// How many graphs have a resolution observer set right now.
+    _Atomic(long) observed_graphs;
+    char padding[88];
 } stitcher_lookup_counters;
 
 extern stitcher_lookup_counters stitcher_counters;
@@ -59,6 +61,14 @@ static inline long stitcher_detects_cycles(void) {
 
 static inline void stitcher_set_detects_cycles(long enabled) {
     atomic_store_explicit(&stitcher_counters.detects_cycles, enabled, memory_order_relaxed);
+}
+
+static inline long stitcher_observed_graph_count(void) {
+    return atomic_load_explicit(&stitcher_counters.observed_graphs, memory_order_relaxed);
+}
+
+static inline void stitcher_add_observed_graphs(long delta) {
+    atomic_fetch_add_explicit(&stitcher_counters.observed_graphs, delta, memory_order_relaxed);
 }
 
 // MARK: Hazard cells (see `HazardDomain`)

@@ -114,7 +114,9 @@ public enum DependencyGraph {
     /// }
     /// ```
     public static func withIsolatedGraph<R>(_ body: () throws -> R) rethrows -> R {
-        try GraphContext.withIsolatedGraph(body)
+        let context = Context.isolated()
+        defer { context.deactivateAll() }
+        return try context.run(body)
     }
 
     /// Runs `body` against a new, empty graph of its own (see ``withIsolatedGraph(_:)-6sbtl``).
@@ -122,6 +124,19 @@ public enum DependencyGraph {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async rethrows -> R {
-        try await GraphContext.withIsolatedGraph(isolation: isolation, body)
+        let context = Context.isolated()
+        defer { context.deactivateAll() }
+        return try await context.run(isolation: isolation, body)
+    }
+
+    /// The observer of the current graph (see ``DependencyGraphObserver``); nil for none.
+    ///
+    /// ```swift
+    /// let recorder = DependencyEdgeRecorder()
+    /// DependencyGraph.observer = recorder
+    /// ```
+    public static var observer: (any DependencyGraphObserver)? {
+        get { GraphContext.current.settings.observer }
+        set { GraphContext.current.settings.observer = newValue }
     }
 }

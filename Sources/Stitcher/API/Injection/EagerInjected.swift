@@ -20,9 +20,10 @@
 public struct EagerInjected<Value> {
     public var wrappedValue: Value
 
-    init(key: LookupKey, arguments: StoredArguments, file: StaticString, line: UInt) {
+    init(key: LookupKey, arguments: StoredArguments, in context: DependencyGraph.Context? = nil, file: StaticString, line: UInt) {
         do {
-            wrappedValue = try arguments.withArguments { try GraphContext.current.resolve(key, $0) }
+            let resolve = { try arguments.withArguments { try GraphContext.current.resolve(key, $0) as Value } }
+            wrappedValue = try context.map { try $0.run(resolve) } ?? resolve()
         } catch {
             preconditionFailure("@EagerInjected property failed to inject: \(error)", file: file, line: line)
         }

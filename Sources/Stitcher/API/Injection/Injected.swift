@@ -28,8 +28,8 @@ public struct Injected<Value>: @unchecked Sendable {
     /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.
     public var projectedValue: Injected<Value> { self }
 
-    init(key: LookupKey, arguments: StoredArguments, file: StaticString, line: UInt) {
-        storage = InjectedStorage(file: file, line: line) {
+    init(key: LookupKey, arguments: StoredArguments, in context: DependencyGraph.Context? = nil, file: StaticString, line: UInt) {
+        storage = InjectedStorage(file: file, line: line, context: context) {
             try arguments.withArguments { try GraphContext.current.resolve(key, $0) }
         }
         unretainedStorage = Unmanaged.passUnretained(storage)

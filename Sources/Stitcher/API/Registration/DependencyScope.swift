@@ -12,6 +12,7 @@ import OpenCombine
 /// | `.shared` | Reused while something else holds a strong reference to it. |
 /// | `.singleton` | Reused until its container is deactivated. |
 /// | `.managed` | Reused until the managing scope is invalidated. |
+/// | `.scoped` | Reused within one dependency scope, torn down when it ends. |
 ///
 /// The default is ``automatic(for:)``: `.shared` for classes and `.instance` for value
 /// types; `.shared` on a value type behaves as `.instance`.
@@ -53,16 +54,30 @@ public enum DependencyScope: @unchecked Sendable, CustomStringConvertible {
         .managed(provider)
     }
 
+    /// One instance per dependency scope, released (and torn down, for instances that ask
+    /// for it) when the scope ends.
+    ///
+    /// Open a scope per unit of work (an HTTP request, a job, a user session) with
+    /// `DependencyGraph.withScope { … }`; injecting a `.scoped` dependency with no
+    /// scope open throws ``DependencyScopeError``. So does a `.singleton`, `.managed` or
+    /// `.shared` factory that injects one: it would keep the short-lived instance forever.
+    ///
+    /// (A static member rather than a case, so that code written for Stitcher 1.x that
+    /// switches over every scope still compiles; `case .scoped:` matches it in a `switch`.)
+    ///
+    /// ```swift
+    /// Dependency { RequestDatabaseSession() }.scope(.scoped)
+    ///
+    /// try await DependencyGraph.withScope {
+    ///     let session: RequestDatabaseSession = try DependencyGraph.inject()
+    /// }   // the session is torn down here
+    /// ```
+    public static var scoped: DependencyScope { .managed(ScopedLifetimeMarker.shared) }
+
     /// `.shared` for reference types and `.instance` for value types.
     @inlinable
     public static func automatic<T>(for type: T.Type) -> DependencyScope {
         isReferenceType(type) ? .shared : .instance
-    }
-
-    /// Whether instances of this scope are stored by the graph.
-    var storesInstances: Bool {
-        if case .instance = self { return false }
-        return true
     }
 
     public var description: String {
@@ -70,6 +85,7 @@ public enum DependencyScope: @unchecked Sendable, CustomStringConvertible {
         case .instance: "instance"
         case .shared: "shared"
         case .singleton: "singleton"
+        case .managed(let provider) where provider is ScopedLifetimeMarker: "scoped"
         case .managed(let provider): "managed(\(type(of: provider)))"
         }
     }
@@ -126,5 +142,19 @@ final class PublisherManagedScope: ManagedDependencyScopeProviding, @unchecked S
 
     func onScopeInvalidated(perform action: @escaping @Sendable () -> Void) -> any ManagedDependencyScopeReceipt {
         publisher.sink { action() }
+    }
+}
+
+/// What `.scoped` is made of: a managed scope that the graph never asks to invalidate, since
+/// dependency scopes, not the registration, decide how long its instances live.
+final class ScopedLifetimeMarker: ManagedDependencyScopeProviding, Sendable {
+    static let shared = ScopedLifetimeMarker()
+
+    func onScopeInvalidated(perform action: @escaping @Sendable () -> Void) -> any ManagedDependencyScopeReceipt {
+        NoReceipt()
+    }
+
+    private struct NoReceipt: ManagedDependencyScopeReceipt {
+        func cancel() {}
     }
 }

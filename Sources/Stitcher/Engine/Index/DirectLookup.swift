@@ -16,6 +16,8 @@ struct DirectLookup: @unchecked Sendable {
         case shared
         /// A new instance on every lookup.
         case transient
+        /// An instance kept by the innermost open dependency scope.
+        case scoped
         /// A registration taking parameters, in any scope: the injection's arguments must
         /// match its signature.
         case parameterized
@@ -47,10 +49,11 @@ struct DirectLookup: @unchecked Sendable {
         let record = entry.record
         guard record.storesObjects, record.producedType.id == requestedType else { return .none }
         if record.takesParameters { return .parameterized }
-        return switch record.scope {
-        case .singleton, .managed: .published
+        return switch record.lifetime {
+        case .published: .published
         case .shared: .shared
-        case .instance: .transient
+        case .transient: .transient
+        case .scoped: .scoped
         }
     }
 

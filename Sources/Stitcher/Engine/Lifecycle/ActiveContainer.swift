@@ -34,7 +34,7 @@ final class ActiveContainer: @unchecked Sendable {
             let earlier = previousTable?.position(of: record) { previous[$0].record }.map { previous[$0] }
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
             entries.append(isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner))
-            if case .managed(let provider) = record.scope {
+            if case .managed(let provider) = record.scope, record.lifetime == .published {
                 let key = IdentityKey(record)
                 if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
@@ -94,7 +94,7 @@ final class ActiveContainer: @unchecked Sendable {
     /// Caller holds the graph's lock.
     func renewStoringEntries() -> [IndexEntry] {
         var old: [IndexEntry] = []
-        for position in entries.indices where entries[position].record.scope != .instance {
+        for position in entries.indices where entries[position].record.lifetime.storesInstances {
             old.append(entries[position])
             entries[position] = entries[position].renewed()
         }

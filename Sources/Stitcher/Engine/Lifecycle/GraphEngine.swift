@@ -25,6 +25,17 @@ final class GraphEngine: @unchecked Sendable {
     /// The generation of the snapshot lookups must read (see `ThreadState`).
     let publishedGeneration: UnsafeAtomic<Int>
     private let generationStorage = CacheLine.allocate(Int.AtomicRepresentation(0))
+    /// The observer and configuration this graph sets for itself.
+    let settings: GraphSettings
+    /// What keeps a graph made by `Context.isolated()` alive (weak: it owns the graph).
+    weak var heldBy: HeldGraph?
+    /// For the graph of a dependency scope given a container: the graph it is layered over,
+    /// whose registrations it shows except those its own containers override.
+    let parent: GraphEngine?
+    /// Scope graphs layered over this one, told when it publishes a new index.
+    private var overlays: [GraphEngine] = []
+    /// Whether the parent published an index this graph has not merged yet.
+    private var parentChanged = false
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
 
@@ -32,7 +43,9 @@ final class GraphEngine: @unchecked Sendable {
     /// graphs apart by generation alone.
     private static let generations = ManagedAtomic<Int>(0)
 
-    init() {
+    init(settings: GraphSettings = GraphSettings(), parent: GraphEngine? = nil) {
+        self.settings = settings
+        self.parent = parent
         publishedGeneration = UnsafeAtomic(at: generationStorage)
     }
 
@@ -57,9 +70,10 @@ final class GraphEngine: @unchecked Sendable {
         if cache.generation == generation, let snapshot = cache.snapshot {
             return snapshot
         }
-        var (snapshot, isStale) = lock.withLock { (current, !invalidated.isEmpty) }
+        var (snapshot, isStale) = lock.withLock { (current, !invalidated.isEmpty || parentChanged) }
         if isStale {
             rebuildInvalidatedContainers()
+            mutate { leftovers in if parentChanged { publishLocked(&leftovers) } }
             snapshot = lock.withLock { current }
         }
         // While containers are invalidated the published generation differs from every
@@ -97,7 +111,7 @@ final class GraphEngine: @unchecked Sendable {
         // the meantime rebuild by themselves.
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { [self, weak container] in
             // Observers notified from here resolve in this graph, not the process-wide one.
-            DependencyGraph.Context(graph: self).run {
+            GraphContext.run(graph: self, scope: nil) {
                 self.rebuildInvalidatedContainers()
                 if let container { self.confirm(container) }
             }
@@ -147,7 +161,8 @@ final class GraphEngine: @unchecked Sendable {
     /// the thread that changed the graph.
     private func mutate<R>(_ body: (inout Leftovers) -> R) -> R {
         var leftovers = Leftovers()
-        let result = lock.withLock { body(&leftovers) }
+        let (result, overlays) = lock.withLock { (body(&leftovers), self.overlays) }
+        for overlay in overlays { overlay.parentDidPublish() }
         let cache = ThreadState.current
         let snapshot = lock.withLock { current }
         let previous = cache.snapshot
@@ -161,7 +176,7 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Detaches and releases the instances of entries that left the graph: one barrier for
     /// all the instances that lock-free readers may be following.
-    private static func retire(_ entries: [IndexEntry]) {
+    static func retire(_ entries: [IndexEntry]) {
         if entries.isEmpty { return }
         var unpublished: [Unmanaged<AnyObject>] = []
         var released: [Any] = []
@@ -176,7 +191,9 @@ final class GraphEngine: @unchecked Sendable {
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
         var entries: [IndexEntry]
-        if active.count == 1 {
+        if let parent {
+            entries = overlaid(parent.lockedEntries())
+        } else if active.count == 1 {
             // Shares the container's storage: no copy.
             entries = active[0].entries
         } else {
@@ -198,17 +215,57 @@ final class GraphEngine: @unchecked Sendable {
         current = IndexSnapshot(
             generation: generation,
             entries: entries,
-            indexed: StitcherConfiguration.isIndexingEnabled,
-            capacity: max(StitcherConfiguration.approximateDependencyCount, entries.count)
+            indexed: settings.isIndexingEnabled,
+            capacity: max(settings.approximateDependencyCount, entries.count)
         )
         // While containers wait to be rebuilt, lookups must keep taking the slow path.
         publishedGeneration.store(
-            invalidated.isEmpty ? generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
+            invalidated.isEmpty && !parentChanged ? generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
             ordering: .releasing)
     }
 
+    /// The entries of the current index, read under the lock (by an overlay's publication).
+    private func lockedEntries() -> [IndexEntry] {
+        lock.withLock { current.entries }
+    }
+
+    /// The parent's entries not overridden by this graph's containers, then this graph's
+    /// own (the later activated winning, as in any graph). Caller holds `lock`.
+    private func overlaid(_ inherited: [IndexEntry]) -> [IndexEntry] {
+        parentChanged = false
+        var entries = inherited.filter { entry in !active.contains { $0.registers(entry.record) } }
+        for (containerIndex, container) in active.enumerated() {
+            let later = active[(containerIndex + 1)...]
+            entries += container.entries.filter { entry in !later.contains { $0.registers(entry.record) } }
+        }
+        return entries
+    }
+
+    /// Sends this overlay's lookups to the slow path until it merges the parent's new index.
+    private func parentDidPublish() {
+        lock.withLock {
+            parentChanged = true
+            publishedGeneration.store(Self.generations.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .releasing)
+        }
+    }
+
+    /// A graph for a dependency scope given `container`: layered over this one, which tells it
+    /// of every index it publishes until `endOverlay()`.
+    func makeOverlay() -> GraphEngine {
+        let overlay = GraphEngine(settings: settings, parent: self)
+        lock.withLock { overlays.append(overlay) }
+        return overlay
+    }
+
+    /// Ends an overlay made by `makeOverlay()`: deactivates its containers, stops telling it
+    /// of changes.
+    func endOverlay() {
+        deactivateAll()
+        parent?.lock.withLock { parent?.overlays.removeAll { $0 === self } }
+    }
+
     private func notifyChange() {
-        if StitcherConfiguration.autoCleanupEnabled { releaseUnusedStorage() }
+        if settings.autoCleanupEnabled { releaseUnusedStorage() }
         changes.send(())
         changeStream.yield()
     }
@@ -360,15 +417,17 @@ final class GraphEngine: @unchecked Sendable {
     /// Drops weakly held instances that were released.
     func releaseUnusedStorage() {
         // Only the shared scope holds instances weakly.
-        for entry in lock.withLock({ current.entries }) where entry.record.scope == .shared {
+        for entry in lock.withLock({ current.entries }) where entry.record.lifetime == .shared {
             entry.pruneReleasedInstances()
         }
     }
 
     private func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
         current.entries.filter { entry in
+            // A `.scoped` one has no scope to be built in at activation: it is built in each
+            // scope when first injected.
             entry.record.eagerness == .eager && !entry.record.takesParameters
-                && entry.owner == ObjectIdentifier(record)
+                && entry.record.lifetime != .scoped && entry.owner == ObjectIdentifier(record)
         }
     }
 

@@ -77,24 +77,37 @@ extension GraphEngine {
         }
         let chain = inherited?.chain ?? ResolutionChain()
         let path = InheritedResolution(steps: steps + [step], chain: chain)
-        let make: () async throws -> AnyObject = {
+        var scope: ScopeStore?
+        var target = entry
+        let strongly: Bool
+        switch record.lifetime {
+        case .transient: strongly = false
+        case .shared: strongly = false
+        case .published: strongly = true
+        case .scoped:
+            (target, scope) = try scopeEntry(for: entry, nil)
+            strongly = true
+        }
+        let make: () async throws -> AnyObject = { [self, scope] in
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
-            return try await ResolutionStack.$inherited.withValue(path) {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let instance = try await ResolutionStack.$inherited.withValue(path) {
                 do {
                     return record.finish(try await record.makeAsync(arguments))
                 } catch {
-                    throw InjectionError.wrapping(error)
+                    let failure = InjectionError.wrapping(error)
+                    report(.failed(record.locator.context, parent: steps.last?.context, failure))
+                    throw failure
                 }
             }
+            report(.created(entry, parent: steps.last?.context, scope: scope?.id, duration: clock.now - start))
+            if let scope, !scope.adopt(instance, of: record) { throw scopeEnded(entry, nil) }
+            return instance
         }
-        let strongly: Bool
-        switch record.scope {
-        case .instance: return try await make()
-        case .shared: strongly = false
-        case .singleton, .managed: strongly = true
-        }
-        return try await entry.instance(
+        if record.lifetime == .transient { return try await make() }
+        return try await target.instance(
             for: key, strongly: strongly, chain: chain,
             path: { steps.map(\.context) + [step.context] },
             make: make)

@@ -62,6 +62,8 @@ extension GraphEngine {
                 // The frame pushed before the factory runs keeps the snapshot, and so the
                 // entry, alive however the factory changes the graph.
                 return try makeTransient(entry, nil, state)
+            case .scoped where arguments.isEmpty:
+                break
             case .parameterized where entry.record.accepts(arguments):
                 if case .instance = entry.record.scope { return try makeTransient(entry, arguments, state) }
             default:

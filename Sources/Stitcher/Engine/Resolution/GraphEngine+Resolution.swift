@@ -118,120 +118,6 @@ extension GraphEngine {
             }
     }
 
-    // MARK: Instances
-
-    /// Returns the stored instance of `entry` or builds one, following its scope.
-    func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
-        let record = entry.record
-        let strongly: Bool
-        switch record.scope {
-        case .instance:
-            return try makeTransient(entry, arguments, state)
-        case .shared:
-            if !record.takesParameters, let object = entry.sharedObject(state.hazard) {
-                if record.storesObjects { return object }
-                if let instance = record.restore(object) { return instance }
-            }
-            strongly = false
-        case .singleton, .managed:
-            strongly = true
-        }
-        try checkCycle(entry, arguments, state)
-        let key = record.takesParameters ? arguments.key : ArgumentKey.empty
-        let inherited = inheritedResolution(state)
-        let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
-        return try entry.instance(
-            for: key, strongly: strongly, chain: chain,
-            path: { self.path(to: entry, state) },
-            make: {
-                // Child tasks the factory starts inherit the path, so a cycle through them
-                // is reported instead of waiting for this very build.
-                let step = InheritedResolution.Step(entry, arguments: key)
-                if let shared = state.shared {
-                    shared.append(step)
-                    defer { shared.removeLast() }
-                    return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
-                }
-                let shared = InheritedResolution(
-                    steps: (inherited?.current ?? []) + state.frames.map(frameStep) + [step], chain: chain)
-                state.shared = shared
-                addInheritedPaths(1)
-                defer {
-                    addInheritedPaths(-1)
-                    state.shared = nil
-                }
-                return try ResolutionStack.$inherited.withValue(shared) {
-                    try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
-                }
-            }
-        )
-    }
-
-    /// Builds a new instance of a registration in the `.instance` scope; `arguments` is nil
-    /// when it takes no parameters.
-    @inline(__always)
-    func makeTransient(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
-        let inherited = inheritedResolution(state)
-        // An outermost resolution with no inherited path cannot be a cycle.
-        if detectsCycles, !state.frames.isEmpty || inherited != nil {
-            try checkCycle(entry, arguments, state)
-        }
-        return try instantiate(entry, arguments, state, inherited: inherited)
-    }
-
-    /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
-    @inline(__always)
-    ///
-    /// - Parameter inherited: the path inherited from a parent task, as it was before this
-    ///   instantiation bound its own (used when the thread has no frame yet).
-    private func instantiate(
-        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
-        inherited: InheritedResolution?, chain: ResolutionChain? = nil
-    ) throws -> AnyObject {
-        if state.frames.isEmpty {
-            // Both are nil between resolutions: only write what there is.
-            if let inherited { state.inherited = inherited }
-            if let chain = chain ?? inherited?.chain { state.chain = chain }
-        } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
-            throw tooDeep(entry, state)
-        }
-        let record = entry.record
-        let parameters = record.takesParameters ? arguments : nil
-        // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
-        // that a deep path through one registration is not hashed again at every level.
-        let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
-        state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
-        defer {
-            state.frames.pop()
-            if state.frames.isEmpty { state.endResolution() }
-        }
-        do {
-            return record.finish(try record.make(parameters ?? .none))
-        } catch {
-            throw failure(error, of: record, state)
-        }
-    }
-
-    // The error paths of `instantiate`, outlined: it is inlined into every lookup, whose
-    // fast path should not carry them.
-
-    /// The error a factory's failure reaches the caller as (the frame of `record` is still
-    /// on the path): its own error wrapped once, an engine error as it is, or, for a
-    /// main-actor factory called elsewhere, a ``MainActorIsolationError`` naming it.
-    @inline(never)
-    private func failure(_ error: any Error, of record: RegistrationRecord, _ state: ThreadState) -> any Error {
-        if error is OffMainActor {
-            return MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
-        }
-        return InjectionError.wrapping(error)
-    }
-
-    /// The error for an instantiation that would overflow the thread's stack.
-    @inline(never)
-    private func tooDeep(_ entry: IndexEntry, _ state: ThreadState) -> ResolutionTooDeep {
-        ResolutionTooDeep(depth: state.frames.count, path: state.frames.map(\.context) + [entry.record.locator.context])
-    }
-
     /// The path inherited from a parent task, when this thread has no resolution in progress.
     @inline(__always)
     func inheritedResolution(_ state: ThreadState) -> InheritedResolution? {
@@ -245,7 +131,7 @@ extension GraphEngine {
     /// Inlined: the common answer, no frame of the same identity hash and no path to
     /// inherit, costs a loop over a few integers; anything else takes the outlined check.
     @inline(__always)
-    private func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
+    func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
         if !state.frames.isEmpty, !state.frames.contains(identityHash: entry.record.identityHash),
            state.inherited == nil || state.inherited === state.shared {
             return
@@ -287,7 +173,7 @@ extension GraphEngine {
         !entry.record.takesParameters || lhs?.key == rhs.key
     }
 
-    private func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
+    func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
         InheritedResolution.Step(frame.entry, arguments: frame.arguments?.key ?? .empty)
     }
 
@@ -297,7 +183,7 @@ extension GraphEngine {
     }
 
     /// The resolution path that leads to `entry`: the inherited one, this thread's, then `entry`.
-    private func path(to entry: IndexEntry, _ state: ThreadState) -> [InjectionError.DependencyContext] {
+    func path(to entry: IndexEntry, _ state: ThreadState) -> [InjectionError.DependencyContext] {
         let inherited = inheritedResolution(state)?.current.map(\.context) ?? []
         return inherited + state.frames.map(\.context) + [entry.record.locator.context]
     }

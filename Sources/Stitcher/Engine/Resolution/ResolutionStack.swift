@@ -51,6 +51,9 @@ final class InheritedResolution: @unchecked Sendable {
         let identity: RegistrationIdentity
         let arguments: ArgumentKey
         let context: InjectionError.DependencyContext
+        let lifetime: InstanceLifetime
+        /// Whether a `.published` step is `.managed` rather than `.singleton` (for messages).
+        let isManaged: Bool
 
         /// The step of building `entry` with parameter values `arguments`.
         init(_ entry: IndexEntry, arguments: ArgumentKey) {
@@ -59,6 +62,8 @@ final class InheritedResolution: @unchecked Sendable {
             identity = entry.record.identity
             self.arguments = arguments
             context = entry.record.locator.context
+            lifetime = entry.record.lifetime
+            if case .managed = entry.record.scope { isManaged = true } else { isManaged = false }
         }
 
         /// Whether this step builds `entry` with the same parameter values (`arguments` is

@@ -22,6 +22,8 @@ import Atomics
 @usableFromInline
 final class InjectedStorage<Value>: @unchecked Sendable {
     private let resolver: @Sendable () throws -> Value
+    /// The graph the property was declared to inject from; nil for the current graph.
+    private let context: DependencyGraph.Context?
     private let file: StaticString
     private let line: UInt
     /// The address of the first value's retained `ValueBox` (0 until loaded), with the low
@@ -35,8 +37,12 @@ final class InjectedStorage<Value>: @unchecked Sendable {
     private var loadingThread: pthread_t?
     private var subscription: AnyCancellable?
 
-    init(file: StaticString, line: UInt, resolver: @escaping @Sendable () throws -> Value) {
-        self.resolver = resolver
+    init(
+        file: StaticString, line: UInt, context: DependencyGraph.Context?,
+        resolver: @escaping @Sendable () throws -> Value
+    ) {
+        self.resolver = { try context.map { try $0.run(resolver) } ?? resolver() }
+        self.context = context
         self.file = file
         self.line = line
     }
@@ -83,7 +89,7 @@ final class InjectedStorage<Value>: @unchecked Sendable {
 
     /// Reloads after every change of the graph, until the owner of the property is released.
     func autoreload() {
-        let context = DependencyGraph.currentContext
+        let context = self.context ?? DependencyGraph.currentContext
         let cancellable = context.graph.changes.sink { [weak self] _ in
             context.run { _ = try? self?.reload() }
         }

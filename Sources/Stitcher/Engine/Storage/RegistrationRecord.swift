@@ -11,6 +11,9 @@ final class RegistrationRecord: @unchecked Sendable {
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
     private let flags: Flags
+    /// Where the graph keeps the instances, decided from `scope` (fills the padding before
+    /// the hash, at no cost in size).
+    let lifetime: InstanceLifetime
     /// `identity.hashValue` cut to 32 bits (see `identityHash`).
     private let shortIdentityHash: Int32
     let scope: DependencyScope
@@ -55,6 +58,7 @@ final class RegistrationRecord: @unchecked Sendable {
         let parameterTypes = extras?.parameterTypes ?? []
         self.locator = locator
         self.scope = scope
+        self.lifetime = InstanceLifetime(scope)
         self.eagerness = eagerness
         self.producedType = producedType
         let hash = RegistrationIdentity(locator: locator, parameters: parameterTypes).hashValue

@@ -1,0 +1,100 @@
+extension DependencyGraph {
+    /// Runs `body` in a new dependency scope over the current graph: `.scoped` dependencies
+    /// injected in it are built once for it, and released (and torn down) when it ends.
+    ///
+    /// Open one per unit of work: an HTTP request, a job, a user session. The scope is bound
+    /// to the current task and inherited by its child tasks; carry it to threads you start
+    /// yourself with ``currentContext`` and ``Context/run(_:)``. Scopes nest: a scope opened
+    /// inside another keeps its own `.scoped` instances.
+    ///
+    /// With a `container`, its registrations are active inside the scope only, overriding the
+    /// graph's registrations of the same identity there; lookups of anything else fall
+    /// through to the graph.
+    ///
+    /// When the body returns or throws, every `.scoped` instance is released and those that
+    /// are ``TeardownAware`` are torn down, newest first, once each. A teardown that throws
+    /// does not stop the others; if the body returned, the failures are thrown as a
+    /// ``ScopeTeardownError``, otherwise the body's error is rethrown and the failures go to
+    /// the graph's observer (or standard error).
+    ///
+    /// ```swift
+    /// try DependencyGraph.withScope {
+    ///     let transaction: RequestTransaction = try DependencyGraph.inject()
+    ///     try transaction.commit()
+    /// }   // torn down here
+    /// ```
+    @discardableResult
+    public static func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
+        try currentContext.withScope(container, body)
+    }
+
+    /// Runs asynchronous `body` in a new dependency scope over the current graph, awaiting
+    /// the teardown of its instances (``AsyncTeardownAware`` included) when it ends, also
+    /// when its task is cancelled (see ``withScope(_:_:)-(DependencyContainer?,()throws->R)``).
+    ///
+    /// ```swift
+    /// router.get("/orders") { request, context in
+    ///     try await DependencyGraph.withScope(DependencyContainer { Dependency { request } }) {
+    ///         let orders: OrderService = try DependencyGraph.inject()
+    ///         return try await orders.list()
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    public static func withScope<R>(
+        _ container: DependencyContainer? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async throws -> R {
+        try await currentContext.withScope(container, isolation: isolation, body)
+    }
+}
+
+extension DependencyGraph.Context {
+    /// Runs `body` in a new dependency scope over this context's graph (see
+    /// `DependencyGraph.withScope`).
+    ///
+    /// ```swift
+    /// let graph = DependencyGraph.Context.isolated()
+    /// try graph.withScope { let session: Session = try DependencyGraph.inject() }
+    /// ```
+    @discardableResult
+    public func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
+        let scope = OpenScope(over: self, container: container)
+        let context = scope.context(heldBy: lifetime)
+        let outcome: Result<R, any Error>
+        do {
+            outcome = .success(try context.run {
+                if let container { context.activate(container) }
+                return try body()
+            })
+        } catch {
+            outcome = .failure(error)
+        }
+        let (teardowns, count) = scope.close()
+        let failures = ScopeTeardown.runSynchronously(teardowns, in: scope.store)
+        return try scope.finish(outcome, instanceCount: count, failures: failures)
+    }
+
+    /// Runs asynchronous `body` in a new dependency scope over this context's graph (see
+    /// `DependencyGraph.withScope`).
+    @discardableResult
+    public func withScope<R>(
+        _ container: DependencyContainer? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> R
+    ) async throws -> R {
+        let scope = OpenScope(over: self, container: container)
+        let context = scope.context(heldBy: lifetime)
+        let outcome: Result<R, any Error>
+        do {
+            outcome = .success(try await context.run(isolation: isolation) {
+                if let container { await context.activate(container) }
+                return try await body()
+            })
+        } catch {
+            outcome = .failure(error)
+        }
+        let (teardowns, count) = scope.close()
+        let failures = await ScopeTeardown.run(teardowns, in: scope.store)
+        return try scope.finish(outcome, instanceCount: count, failures: failures)
+    }
+}

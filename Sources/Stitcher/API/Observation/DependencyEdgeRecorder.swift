@@ -1,0 +1,54 @@
+import Foundation
+
+/// An observer that records which dependency asked for which, as injections happen.
+///
+/// The edges are those seen at run time (a factory that injects conditionally shows only
+/// what it injected), counted, together with how many instances of each dependency were
+/// built and how long their factories took in total.
+///
+/// ```swift
+/// let recorder = DependencyEdgeRecorder()
+/// DependencyGraph.observer = recorder
+/// _ = try DependencyGraph.inject() as CheckoutService
+/// for edge in recorder.edges { print("\(edge.from) -> \(edge.to)") }
+/// ```
+public final class DependencyEdgeRecorder: DependencyGraphObserver, @unchecked Sendable {
+    /// One observed use of a dependency by another's factory.
+    public struct Edge: Hashable, Sendable, CustomStringConvertible {
+        /// The dependency whose factory asked.
+        public let from: InjectionError.DependencyContext
+        /// The dependency it was given.
+        public let to: InjectionError.DependencyContext
+
+        public var description: String { "\(from) -> \(to)" }
+    }
+
+    private let lock = NSLock()
+    private var counts: [Edge: Int] = [:]
+    private var order: [Edge] = []
+    private var creations: [InjectionError.DependencyContext: (count: Int, time: Duration)] = [:]
+
+    public init() {}
+
+    /// Every edge observed, in the order first seen.
+    public var edges: [Edge] { lock.withLock { order } }
+
+    /// How many instances were built along `edge`.
+    public func count(of edge: Edge) -> Int { lock.withLock { counts[edge] ?? 0 } }
+
+    /// How many instances of `dependency` were built, and their factories' total time.
+    public func creations(of dependency: InjectionError.DependencyContext) -> (count: Int, time: Duration) {
+        lock.withLock { creations[dependency] ?? (0, .zero) }
+    }
+
+    public func didCreate(_ event: DependencyGraphEvent.InstanceCreated) {
+        lock.withLock {
+            let previous = creations[event.dependency] ?? (0, .zero)
+            creations[event.dependency] = (previous.count + 1, previous.time + event.duration)
+            guard let parent = event.parent else { return }
+            let edge = Edge(from: parent, to: event.dependency)
+            if counts[edge] == nil { order.append(edge) }
+            counts[edge, default: 0] += 1
+        }
+    }
+}

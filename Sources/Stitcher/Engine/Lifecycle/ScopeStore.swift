@@ -1,0 +1,84 @@
+import Atomics
+
+/// The instances one open dependency scope keeps: one entry of its own per `.scoped`
+/// registration it serves, and what to tear down when it ends.
+///
+/// A scope never changes the index. A `.scoped` registration's entry in the index stores
+/// nothing; the scope that serves an injection lends it a *shadow* entry (same record, same
+/// owner) made on first use, and the ordinary once-only building runs on the shadow: a
+/// scope's instance is built exactly once, concurrent injections wait for it, and cycles are
+/// detected as for any stored instance. Ending the scope retires the shadows through the
+/// hazard domain, as deactivation retires entries, so the instances are released at once
+/// whatever idle threads last read them.
+final class ScopeStore: @unchecked Sendable {
+    /// The enclosing scope, if this one is nested (each scope keeps its own instances).
+    let parent: ScopeStore?
+    /// A number that tells scopes apart in observer events, unique in the process.
+    let id: Int
+    /// The graph the scope was opened in, told of what happens in it.
+    let graph: GraphEngine
+
+    private let lock = Lock()
+    /// Shadow entries by their original's identity; the original is held so that its
+    /// address cannot be reused by another entry while the scope is open.
+    private var shadows: [ObjectIdentifier: (original: IndexEntry, shadow: IndexEntry)] = [:]
+    /// Instances that asked to be torn down, oldest first.
+    private var teardowns: [ScopeTeardown] = []
+    private var isClosed = false
+
+    private static let ids = ManagedAtomic<Int>(0)
+
+    init(parent: ScopeStore?, graph: GraphEngine) {
+        self.parent = parent
+        self.graph = graph
+        id = Self.ids.wrappingIncrementThenLoad(ordering: .relaxed)
+    }
+
+    /// How many scopes enclose this one.
+    var depth: Int { parent.map { $0.depth + 1 } ?? 0 }
+
+    /// The entry that keeps this scope's instances of the registration `original` stands for;
+    /// nil once the scope has ended.
+    func entry(for original: IndexEntry) -> IndexEntry? {
+        lock.withLock {
+            if isClosed { return nil }
+            let key = ObjectIdentifier(original)
+            if let pair = shadows[key] { return pair.shadow }
+            let shadow = IndexEntry(record: original.record, owner: original.owner)
+            shadows[key] = (original, shadow)
+            return shadow
+        }
+    }
+
+    /// Takes a new instance built for this scope, remembering it for teardown if it asks;
+    /// false when the scope ended while it was built (the instance is then torn down at once
+    /// and the injection fails).
+    func adopt(_ instance: AnyObject, of record: RegistrationRecord) -> Bool {
+        let teardown = ScopeTeardown(record.value(of: instance), dependency: record.locator.context)
+        let adopted: Bool = lock.withLock {
+            if isClosed { return false }
+            if let teardown { teardowns.append(teardown) }
+            return true
+        }
+        if !adopted, let teardown { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
+        return adopted
+    }
+
+    /// Ends the scope: no injection is served any more, every instance it kept is released
+    /// now, and what must be torn down is returned, oldest first.
+    func close() -> [ScopeTeardown] {
+        let (pending, entries): ([ScopeTeardown], [IndexEntry]) = lock.withLock {
+            isClosed = true
+            defer {
+                teardowns.removeAll()
+                shadows.removeAll()
+            }
+            return (teardowns, shadows.values.map(\.shadow))
+        }
+        GraphEngine.retire(entries)
+        return pending
+    }
+
+    /// How many instances the scope keeps right now.
+    var instanceCount: Int { lock.withLock { shadows.count } }
+}

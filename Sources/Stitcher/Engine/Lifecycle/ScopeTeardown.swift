@@ -1,0 +1,80 @@
+/// One instance of a scope that asked to be torn down, and how.
+struct ScopeTeardown: @unchecked Sendable {
+    let dependency: InjectionError.DependencyContext
+    let synchronous: (any TeardownAware)?
+    let asynchronous: (any AsyncTeardownAware)?
+
+    /// The teardown of `value`, or nil when it asks for none.
+    init?(_ value: Any, dependency: InjectionError.DependencyContext) {
+        synchronous = value as? any TeardownAware
+        asynchronous = value as? any AsyncTeardownAware
+        if synchronous == nil, asynchronous == nil { return nil }
+        self.dependency = dependency
+    }
+
+    /// Runs every teardown, newest first, whatever each does; returns the failures in the
+    /// order they happened. An asynchronous-only teardown is started in a task of its own
+    /// (a synchronous scope cannot await it) and reported as a failure that says so.
+    static func runSynchronously(_ teardowns: [ScopeTeardown], in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
+        var failures: [ScopeTeardownError.Failure] = []
+        for teardown in teardowns.reversed() {
+            if let synchronous = teardown.synchronous {
+                do {
+                    try synchronous.tearDown()
+                    scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
+                } catch {
+                    failures.append(teardown.failure(error, in: scope))
+                }
+            } else if let asynchronous = teardown.asynchronous {
+                let instance = UncheckedSendable(asynchronous)
+                let graph = scope.graph
+                let (dependency, id) = (teardown.dependency, scope.id)
+                Task {
+                    do {
+                        try await instance.value.tearDown()
+                        graph.report(.tornDown(dependency, scope: id, error: nil))
+                    } catch {
+                        graph.report(.tornDown(dependency, scope: id, error: error))
+                    }
+                }
+                failures.append(teardown.failure(AsynchronousTeardownInSynchronousScope(dependency: dependency), in: scope))
+            }
+        }
+        return failures
+    }
+
+    /// Runs every teardown, newest first, awaiting asynchronous ones, whatever each does;
+    /// returns the failures in the order they happened.
+    static func run(_ teardowns: [ScopeTeardown], in scope: ScopeStore) async -> [ScopeTeardownError.Failure] {
+        var failures: [ScopeTeardownError.Failure] = []
+        for teardown in teardowns.reversed() {
+            do {
+                if let asynchronous = teardown.asynchronous {
+                    try await asynchronous.tearDown()
+                } else {
+                    try teardown.synchronous?.tearDown()
+                }
+                scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
+            } catch {
+                failures.append(teardown.failure(error, in: scope))
+            }
+        }
+        return failures
+    }
+
+    private func failure(_ error: any Error, in scope: ScopeStore) -> ScopeTeardownError.Failure {
+        scope.graph.report(.tornDown(dependency, scope: scope.id, error: error))
+        return ScopeTeardownError.Failure(dependency: dependency, error: error)
+    }
+}
+
+/// The failure reported for an instance whose only teardown is asynchronous, in a scope
+/// opened synchronously.
+struct AsynchronousTeardownInSynchronousScope: Error, CustomStringConvertible {
+    let dependency: InjectionError.DependencyContext
+
+    var description: String {
+        "\(dependency) has an asynchronous teardown, which a synchronous scope cannot await: it was started "
+            + "in a task of its own. To fix this, open the scope with `try await DependencyGraph.withScope { … }`."
+    }
+}

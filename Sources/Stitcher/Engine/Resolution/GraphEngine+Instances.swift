@@ -1,0 +1,157 @@
+/// Reaching a registration's instance: the one place that decides, from the registration's
+/// `InstanceLifetime`, whether an instance is built, read from where the graph keeps it, or
+/// kept by the innermost dependency scope. Every lookup path ends here once the index has
+/// named the entry (the direct path first reads what it can without coming here).
+extension GraphEngine {
+    /// Returns the stored instance of `entry` or builds one, following its lifetime.
+    func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
+        let record = entry.record
+        switch record.lifetime {
+        case .transient:
+            return try makeTransient(entry, arguments, state)
+        case .shared:
+            if !record.takesParameters, let object = entry.sharedObject(state.hazard) {
+                if record.storesObjects { return object }
+                if let instance = record.restore(object) { return instance }
+            }
+            return try storedInstance(of: entry, arguments, state, strongly: false, scope: nil)
+        case .published:
+            return try storedInstance(of: entry, arguments, state, strongly: true, scope: nil)
+        case .scoped:
+            let (shadow, scope) = try scopeEntry(for: entry, state)
+            if !record.takesParameters, let instance = shadow.publishedInstance(state.hazard) { return instance }
+            return try storedInstance(of: shadow, arguments, state, strongly: true, scope: scope)
+        }
+    }
+
+    /// The instance `entry` keeps for `arguments`, built once if there is none.
+    private func storedInstance(
+        of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool, scope: ScopeStore?
+    ) throws -> AnyObject {
+        try checkCycle(entry, arguments, state)
+        let record = entry.record
+        let key = record.takesParameters ? arguments.key : ArgumentKey.empty
+        let inherited = inheritedResolution(state)
+        let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
+        return try entry.instance(
+            for: key, strongly: strongly, chain: chain,
+            path: { self.path(to: entry, state) },
+            make: {
+                // Child tasks the factory starts inherit the path, so a cycle through them
+                // is reported instead of waiting for this very build.
+                let step = InheritedResolution.Step(entry, arguments: key)
+                let instance: AnyObject
+                if let shared = state.shared {
+                    shared.append(step)
+                    defer { shared.removeLast() }
+                    instance = try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+                } else {
+                    let shared = InheritedResolution(
+                        steps: (inherited?.current ?? []) + state.frames.map(frameStep) + [step], chain: chain)
+                    state.shared = shared
+                    addInheritedPaths(1)
+                    defer {
+                        addInheritedPaths(-1)
+                        state.shared = nil
+                    }
+                    instance = try ResolutionStack.$inherited.withValue(shared) {
+                        try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+                    }
+                }
+                if let scope, !scope.adopt(instance, of: record) { throw scopeEnded(entry, state) }
+                return instance
+            }
+        )
+    }
+
+    /// Builds a new instance of a registration in the `.instance` scope; `arguments` is nil
+    /// when it takes no parameters.
+    @inline(__always)
+    func makeTransient(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
+        let inherited = inheritedResolution(state)
+        // An outermost resolution with no inherited path cannot be a cycle.
+        if !state.frames.isEmpty || inherited != nil, settings.detectsCycles {
+            try checkCycle(entry, arguments, state)
+        }
+        return try instantiate(entry, arguments, state, inherited: inherited)
+    }
+
+    /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
+    ///
+    /// - Parameter inherited: the path inherited from a parent task, as it was before this
+    ///   instantiation bound its own (used when the thread has no frame yet).
+    @inline(__always)
+    private func instantiate(
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain? = nil
+    ) throws -> AnyObject {
+        if state.frames.isEmpty {
+            // Both are nil between resolutions: only write what there is.
+            if let inherited { state.inherited = inherited }
+            if let chain = chain ?? inherited?.chain { state.chain = chain }
+        } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
+            throw tooDeep(entry, state)
+        }
+        let record = entry.record
+        let parameters = record.takesParameters ? arguments : nil
+        // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
+        // that a deep path through one registration is not hashed again at every level.
+        let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
+        if mayBeObserved { return try observedInstantiation(entry, parameters, hash, state) }
+        state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
+        defer {
+            state.frames.pop()
+            if state.frames.isEmpty { state.endResolution() }
+        }
+        do {
+            return record.finish(try record.make(parameters ?? .none))
+        } catch {
+            throw failure(error, of: record, state)
+        }
+    }
+
+    // The rare paths of `instantiate`, outlined: it is inlined into every lookup, whose
+    // fast path should not carry them.
+
+    /// `instantiate` while some graph has an observer: timed, and reported to this graph's.
+    @inline(never)
+    private func observedInstantiation(
+        _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState
+    ) throws -> AnyObject {
+        let parent = state.frames.last?.context
+        state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
+        defer {
+            state.frames.pop()
+            if state.frames.isEmpty { state.endResolution() }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let instance = entry.record.finish(try entry.record.make(parameters ?? .none))
+            let scope = entry.record.lifetime == .scoped ? GraphContext.scope?.id : nil
+            report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
+            return instance
+        } catch {
+            let failure = failure(error, of: entry.record, state)
+            report(.failed(entry.record.locator.context, parent: parent, failure))
+            throw failure
+        }
+    }
+
+    /// The error a factory's failure reaches the caller as (the frame of `record` is still
+    /// on the path): its own error wrapped once, an engine error as it is, or, for a
+    /// main-actor factory called elsewhere, a ``MainActorIsolationError`` naming it.
+    @inline(never)
+    private func failure(_ error: any Error, of record: RegistrationRecord, _ state: ThreadState) -> any Error {
+        if error is OffMainActor {
+            return MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
+        }
+        return InjectionError.wrapping(error)
+    }
+
+    /// The error for an instantiation that would overflow the thread's stack.
+    @inline(never)
+    private func tooDeep(_ entry: IndexEntry, _ state: ThreadState) -> ResolutionTooDeep {
+        ResolutionTooDeep(depth: state.frames.count, path: state.frames.map(\.context) + [entry.record.locator.context])
+    }
+}

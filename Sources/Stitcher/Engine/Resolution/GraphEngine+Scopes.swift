@@ -1,0 +1,62 @@
+/// Serving `.scoped` registrations: finding the innermost open dependency scope, and
+/// checking that nothing longer-lived is about to hold its instance.
+extension GraphEngine {
+    /// The entry that keeps the innermost open scope's instances of the `.scoped`
+    /// registration `entry` stands for, and that scope.
+    ///
+    /// - Parameter state: the calling thread's state, whose frames are the instantiations in
+    ///   progress; nil from asynchronous code, whose path is the task's inherited one.
+    /// - Throws: ``DependencyScopeError`` when a dependency that outlives scopes asks for it
+    ///   (directly or through `.instance` dependencies), when no scope is open, or when the
+    ///   scope has ended.
+    @inline(never)
+    func scopeEntry(for entry: IndexEntry, _ state: ThreadState?) throws -> (IndexEntry, ScopeStore) {
+        if let holder = captiveHolder(state) {
+            throw scopeError(.captiveDependency(holder: holder.context, holderScope: holder.scope), entry, state)
+        }
+        guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, state) }
+        guard let shadow = scope.entry(for: entry) else { throw scopeError(.scopeEnded, entry, state) }
+        return (shadow, scope)
+    }
+
+    /// The error for a `.scoped` instance built after its scope ended.
+    @inline(never)
+    func scopeEnded(_ entry: IndexEntry, _ state: ThreadState?) -> DependencyScopeError {
+        scopeError(.scopeEnded, entry, state)
+    }
+
+    /// The nearest instantiation in progress that is not `.instance`, when it outlives scopes:
+    /// a `.scoped` one in between makes the request legitimate.
+    private func captiveHolder(_ state: ThreadState?) -> (context: InjectionError.DependencyContext, scope: String)? {
+        if let state {
+            for frame in state.frames.reversed() {
+                let record = frame.entry.record
+                switch record.lifetime {
+                case .transient: continue
+                case .scoped: return nil
+                case .shared, .published: return (record.locator.context, record.scope.description)
+                }
+            }
+        }
+        let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
+        for step in (inherited?.current ?? []).reversed() {
+            switch step.lifetime {
+            case .transient: continue
+            case .scoped: return nil
+            case .shared: return (step.context, "shared")
+            case .published: return (step.context, step.isManaged ? "managed" : "singleton")
+            }
+        }
+        return nil
+    }
+
+    private func scopeError(
+        _ reason: DependencyScopeError.Reason, _ entry: IndexEntry, _ state: ThreadState?
+    ) -> DependencyScopeError {
+        let chain = state.map { path(to: entry, $0) }
+            ?? ((ResolutionStack.inheritedFromTask?.current.map(\.context) ?? []) + [entry.record.locator.context])
+        let error = DependencyScopeError(reason: reason, requested: entry.record.locator.context, chain: chain)
+        report(.failed(error.requested, parent: chain.dropLast().last, error))
+        return error
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+import Stitcher
+import StitcherTesting
+
+/// What happened, in order, from any thread.
+private final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+private struct Broken: Error, Equatable { let name: String }
+
+/// A `.scoped` dependency that logs its teardown, optionally failing it.
+private final class Resource: TeardownAware, @unchecked Sendable {
+    let name: String
+    let log: Log
+    let fails: Bool
+    init(_ name: String, _ log: Log, fails: Bool = false) {
+        self.name = name
+        self.log = log
+        self.fails = fails
+    }
+    func tearDown() throws {
+        log.add("tearDown \(name)")
+        if fails { throw Broken(name: name) }
+    }
+}
+
+private final class AsyncResource: AsyncTeardownAware, @unchecked Sendable {
+    let log: Log
+    init(_ log: Log) { self.log = log }
+    func tearDown() async throws {
+        await Task.yield()
+        log.add("async tearDown")
+    }
+}
+
+private final class Request: @unchecked Sendable { let id = UUID() }
+private final class Greeting: @unchecked Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// Dependency scopes: one instance per scope, released and torn down when the scope ends,
+/// nested, inherited by child tasks, carried to threads, overridden by a scope's container.
+@Suite(.isolatedDependencyGraph)
+struct ChildScopeTests {
+    @Test func aScopedDependencyIsOneInstancePerScope() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { Request() }.scope(.scoped) })
+        let (first, again) = try DependencyGraph.withScope {
+            (try DependencyGraph.inject() as Request, try DependencyGraph.inject() as Request)
+        }
+        let other: Request = try DependencyGraph.withScope { try DependencyGraph.inject() }
+        #expect(first === again)
+        #expect(first !== other)
+        #expect(DependencyScope.scoped.description == "scoped")
+        #expect(DependencyScope.scoped == .scoped && DependencyScope.scoped != .singleton)
+    }
+
+    @Test func theScopeReleasesItsInstancesWhenItEnds() throws {
+        let made = Made()
+        DependencyGraph.activate(DependencyContainer { Dependency { made.track(Request()) }.scope(.scoped) })
+        try DependencyGraph.withScope {
+            _ = try DependencyGraph.inject() as Request
+            #expect(made.alive == 1)
+        }
+        #expect(made.count == 1 && made.alive == 0)
+    }
+
+    @Test func aScopeReleasesAnInstanceAnIdleThreadResolved() throws {
+        let made = Made()
+        DependencyGraph.activate(DependencyContainer { Dependency { made.track(Request()) }.scope(.scoped) })
+        var thread: IdleThread?
+        try DependencyGraph.withScope {
+            thread = IdleThread { _ = try? DependencyGraph.inject(byType: Request.self) }
+            onIdleWorker { _ = try? DependencyGraph.inject(byType: Request.self) }
+            #expect(made.count == 1 && made.alive == 1)
+        }
+        // The thread is still parked, its last snapshot cached.
+        #expect(made.alive == 0)
+        thread?.end()
+    }
+
+    @Test func teardownRunsNewestFirstOnceEach() throws {
+        let log = Log()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Resource("database", log) }.named("database").scope(.scoped)
+            Dependency { Resource("cache", log) }.named("cache").scope(.scoped)
+            Dependency { () -> Resource in
+                _ = try DependencyGraph.inject(byName: "database") as Resource
+                _ = try DependencyGraph.inject(byName: "cache") as Resource
+                return Resource("repository", log)
+            }.named("repository").scope(.scoped)
+        })
+        try DependencyGraph.withScope {
+            _ = try DependencyGraph.inject(byName: "repository") as Resource
+            _ = try DependencyGraph.inject(byName: "repository") as Resource
+            #expect(log.all.isEmpty)
+        }
+        #expect(log.all == ["tearDown repository", "tearDown cache", "tearDown database"])
+    }
+
+    @Test func aThrowingBodyStillTearsDownAndItsErrorIsRethrown() {
+        let log = Log()
+        DependencyGraph.activate(DependencyContainer { Dependency { Resource("session", log) }.scope(.scoped) })
+        #expect(throws: Broken(name: "body")) {
+            try DependencyGraph.withScope {
+                _ = try DependencyGraph.inject() as Resource
+                throw Broken(name: "body")
+            }
+        }
+        #expect(log.all == ["tearDown session"])
+    }
+
+    @Test func aFailingTeardownIsReportedAndTheOthersStillRun() throws {
+        let log = Log()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Resource("first", log) }.named("first").scope(.scoped)
+            Dependency { Resource("second", log, fails: true) }.named("second").scope(.scoped)
+        })
+        do {
+            try DependencyGraph.withScope {
+                _ = try DependencyGraph.inject(byName: "first") as Resource
+                _ = try DependencyGraph.inject(byName: "second") as Resource
+            }
+            Issue.record("the failed teardown was swallowed")
+        } catch let error as ScopeTeardownError {
+            #expect(error.failures.count == 1)
+            #expect(error.failures.first?.dependency == .name("second"))
+            #expect(error.failures.first?.error as? Broken == Broken(name: "second"))
+            #expect(error.description.contains("Name[second]"))
+            #expect(error.recoverySuggestion?.hasPrefix("To fix this") == true)
+        }
+        #expect(log.all == ["tearDown second", "tearDown first"])
+    }
+
+    @Test func anAsyncScopeAwaitsAsynchronousTeardown() async throws {
+        let log = Log()
+        await DependencyGraph.activate(DependencyContainer { Dependency { AsyncResource(log) }.scope(.scoped) })
+        try await DependencyGraph.withScope {
+            _ = try DependencyGraph.inject() as AsyncResource
+            await Task.yield()
+        }
+        #expect(log.all == ["async tearDown"])
+    }
+
+    @Test func aSynchronousScopeReportsAnAsynchronousTeardownItCannotAwait() throws {
+        let log = Log()
+        DependencyGraph.activate(DependencyContainer { Dependency { AsyncResource(log) }.scope(.scoped) })
+        let error = #expect(throws: ScopeTeardownError.self) {
+            try DependencyGraph.withScope { _ = try DependencyGraph.inject() as AsyncResource }
+        }
+        #expect(error?.failures.first.map { "\($0.error)" }?.contains("await DependencyGraph.withScope") == true)
+    }
+
+    @Test func aCancelledTaskStillTearsDownItsScope() async throws {
+        let log = Log()
+        let started = AsyncBarrier(parties: 2)
+        await DependencyGraph.activate(DependencyContainer { Dependency { Resource("request", log) }.scope(.scoped) })
+        let task = Task {
+            try await DependencyGraph.withScope {
+                _ = try DependencyGraph.inject() as Resource
+                await started.arriveAndWait()
+                try await Task.sleep(for: .seconds(60))
+            }
+        }
+        await started.arriveAndWait()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(log.all == ["tearDown request"])
+    }
+
+    @Test func nestedScopesKeepTheirOwnInstances() throws {
+        let made = Made()
+        DependencyGraph.activate(DependencyContainer { Dependency { made.track(Request()) }.scope(.scoped) })
+        try DependencyGraph.withScope {
+            let outer: Request = try DependencyGraph.inject()
+            let inner: Request = try DependencyGraph.withScope {
+                let inner: Request = try DependencyGraph.inject()
+                #expect(inner !== outer)
+                #expect(try (DependencyGraph.inject() as Request) === inner)
+                return inner
+            }
+            #expect(made.alive == 2)
+            withExtendedLifetime(inner) {}
+            #expect(try (DependencyGraph.inject() as Request) === outer)
+        }
+        #expect(made.alive == 0)
+    }
+
+    @Test func childTasksShareTheirParentsScope() async throws {
+        await DependencyGraph.activate(DependencyContainer { Dependency { Request() }.scope(.scoped) })
+        try await DependencyGraph.withScope {
+            let mine: Request = try DependencyGraph.inject()
+            let ids = try await withThrowingTaskGroup(of: UUID.self) { group in
+                for _ in 0..<8 { group.addTask { (try DependencyGraph.inject() as Request).id } }
+                return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
+            }
+            #expect(ids == [mine.id])
+        }
+    }
+
+    @Test func aCapturedContextCarriesTheScopeToAThread() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { Request() }.scope(.scoped) })
+        let ended: DependencyGraph.Context = try DependencyGraph.withScope {
+            let mine: Request = try DependencyGraph.inject()
+            let context = DependencyGraph.currentContext
+            let seen = Protected<UUID?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                context.run { seen.withLock { $0 = (try? DependencyGraph.inject() as Request)?.id } }
+                done.signal()
+            }
+            done.wait()
+            #expect(seen.withLock { $0 } == mine.id)
+            return context
+        }
+        let error = #expect(throws: DependencyScopeError.self) { try ended.run { try DependencyGraph.inject() as Request } }
+        #expect(error?.reason == .scopeEnded)
+    }
+
+    @Test func parametersGiveOneInstancePerValuePerScope() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { (name: String) in Greeting(name) }.scope(.scoped) })
+        try DependencyGraph.withScope {
+            let a: Greeting = try DependencyGraph.inject(parameters: "a")
+            #expect(try (DependencyGraph.inject(parameters: "a") as Greeting) === a)
+            #expect(try (DependencyGraph.inject(parameters: "b") as Greeting) !== a)
+        }
+    }
+
+    @Test func aScopesContainerOverridesTheGraphInsideItOnly() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Greeting("root") }.scope(.singleton)
+            Dependency { Request() }.scope(.singleton)
+        })
+        let root: Request = try DependencyGraph.inject()
+        try DependencyGraph.withScope(DependencyContainer { Dependency { Greeting("request") } }) { () throws in
+            #expect(try (DependencyGraph.inject() as Greeting).text == "request")
+            #expect(try (DependencyGraph.inject() as Request) === root)
+        }
+        #expect(try (DependencyGraph.inject() as Greeting).text == "root")
+    }
+
+    @Test func aScopeWithAContainerSeesTheGraphChangeWhileItIsOpen() throws {
+        let graph = DependencyGraph.currentContext
+        try DependencyGraph.withScope(DependencyContainer { Dependency { Greeting("request") } }) { () throws in
+            #expect(throws: InjectionError.self) { try DependencyGraph.inject() as Request }
+            graph.activate(DependencyContainer { Dependency { Request() }.scope(.singleton) })
+            #expect(try (DependencyGraph.inject() as Request?) != nil)
+            #expect(try (DependencyGraph.inject() as Greeting).text == "request")
+        }
+    }
+
+    @Test func scopesOnManyThreadsAtOnceKeepTheirInstancesApart() throws {
+        let made = Made()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { made.track(Request()) }.scope(.scoped)
+            Dependency { Greeting("shared") }.scope(.singleton)
+        })
+        let mixed = Protected(0)
+        let finished = onThreads(4) { _ in
+            for _ in 0..<200 {
+                try? DependencyGraph.withScope {
+                    let first: Request = try DependencyGraph.inject()
+                    let results = (0..<3).map { _ in try? DependencyGraph.inject() as Request }
+                    if results.contains(where: { $0 !== first }) { mixed.withLock { $0 += 1 } }
+                    _ = try DependencyGraph.inject() as Greeting
+                }
+            }
+        }
+        #expect(finished)
+        #expect(mixed.withLock { $0 } == 0)
+        #expect(made.count == 800)
+        #expect(made.alive == 0)
+    }
+}
