@@ -20,6 +20,12 @@ public final class DependencyEdgeRecorder: DependencyGraphObserver, @unchecked S
         /// The dependency it was given.
         public let to: InjectionError.DependencyContext
 
+        /// The edge from the dependency whose factory asked to the one it was given.
+        public init(from: InjectionError.DependencyContext, to: InjectionError.DependencyContext) {
+            self.from = from
+            self.to = to
+        }
+
         public var description: String { "\(from) -> \(to)" }
     }
 
