@@ -19,18 +19,25 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Swinject", package: "Swinject"),
                 "OpaqueUse",
+                "ScopeWorkload",
             ],
             path: "Benchmarks/StitcherBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
+        .target(
+            name: "ScopeWorkload",
+            dependencies: [.product(name: "Stitcher", package: "Stitcher")],
+            path: "Sources/ScopeWorkload"
+        ),
         .executableTarget(
             name: "Profile",
             dependencies: [
                 .product(name: "Stitcher", package: "Stitcher"),
                 .product(name: "Swinject", package: "Swinject"),
                 "OpaqueUse",
+                "ScopeWorkload",
             ],
             path: "Sources/Profile"
         ),

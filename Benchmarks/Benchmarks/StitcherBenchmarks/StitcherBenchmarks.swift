@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import OpaqueUse
+import ScopeWorkload
 import Stitcher
 import Swinject
 
@@ -188,6 +189,18 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("9 @Injected read, opaque use: Stitcher") { benchmark in
         for _ in benchmark.scaledIterations { use(holder.injected) }
+    }
+
+    // 11. One request: open a scope, inject five scoped objects and a singleton, close the
+    // scope with teardown. Allocations counted per request.
+    DependencyGraph.activate(scopeWorkloadContainer())
+    let processClock = ProcessClock()
+    let perRequest = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds)
+    Benchmark("11 request scope: baseline struct", configuration: perRequest) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(handWrittenRequest(clock: processClock)) }
+    }
+    Benchmark("11 request scope: Stitcher", configuration: perRequest) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try stitcherRequest()) }
     }
 }
 

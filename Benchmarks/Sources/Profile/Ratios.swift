@@ -1,5 +1,6 @@
 import Dispatch
 import OpaqueUse
+import ScopeWorkload
 import Stitcher
 import Swinject
 
@@ -113,6 +114,11 @@ func printRatios() throws {
     let mainClosure: () -> MainModel = { mainModel }
     try compare("10 main-actor singleton on the main actor (stored closure)", burst: 20_000,
                 baseline: { mainClosure() }, stitcher: { try DependencyGraph.inject(byType: MainModel.self) as MainModel })
+    DependencyGraph.activate(scopeWorkloadContainer())
+    let processClock = ProcessClock()
+    try compare("11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
+                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() })
+    try printHeldGraphCosts()
     compare("9 @Injected read (stored let)", burst: 50_000,
             baseline: { properties.stored }, stitcher: { properties.injected })
     compare("9 @Injected read (stored var)", burst: 50_000,

@@ -1,3 +1,5 @@
+import Dispatch
+import ScopeWorkload
 import Stitcher
 import Foundation
 
@@ -111,6 +113,39 @@ if workload == "threads" {
 }
 if workload == "ratios" {
     try printRatios()
+    exit(0)
+}
+if workload == "scope" {
+    // Workload 11 alone, for a profiler.
+    DependencyGraph.activate(scopeWorkloadContainer())
+    var kept = 0
+    for _ in 0..<iterations { kept &+= ObjectIdentifier(try stitcherRequest()).hashValue & 1 }
+    print(kept)
+    exit(0)
+}
+if workload == "scope-one" {
+    DependencyGraph.activate(scopeWorkloadContainer())
+    for _ in 0..<iterations { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog } }
+    exit(0)
+}
+if workload == "scope-parts" {
+    DependencyGraph.activate(scopeWorkloadContainer())
+    let n = 20_000
+    func report(_ name: String, _ body: () throws -> Void) rethrows {
+        var times: [Double] = []
+        for _ in 0..<15 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<n { try body() }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n))
+        }
+        print(name, String(format: "%.0f ns", median(times)))
+    }
+    try report("empty scope") { try DependencyGraph.withScope {} }
+    try report("scope + 1 scoped (RequestLog)") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog } }
+    try report("scope + 1 scoped with teardown (RequestSession)") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestSession } }
+    try report("scope + singleton") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as ProcessClock } }
+    try report("scope + 1 scoped injected twice") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog; _ = try DependencyGraph.inject() as RequestLog } }
+    try report("whole request") { _ = try stitcherRequest() }
     exit(0)
 }
 if workload == "shapes" {

@@ -54,7 +54,7 @@ final class ScopeStore: @unchecked Sendable {
     /// false when the scope ended while it was built (the instance is then torn down at once
     /// and the injection fails).
     func adopt(_ instance: AnyObject, of record: RegistrationRecord) -> Bool {
-        let teardown = ScopeTeardown(record.value(of: instance), dependency: record.locator.context)
+        let teardown = record.mayTearDown(instance) ? ScopeTeardown(record.value(of: instance), of: record) : nil
         let adopted: Bool = lock.withLock {
             if isClosed { return false }
             if let teardown { teardowns.append(teardown) }

@@ -1,16 +1,19 @@
 /// One instance of a scope that asked to be torn down, and how.
 struct ScopeTeardown: @unchecked Sendable {
-    let dependency: InjectionError.DependencyContext
+    let record: RegistrationRecord
     let synchronous: (any TeardownAware)?
     let asynchronous: (any AsyncTeardownAware)?
 
-    /// The teardown of `value`, or nil when it asks for none.
-    init?(_ value: Any, dependency: InjectionError.DependencyContext) {
+    /// The teardown of `value`, an instance of `record`, or nil when it asks for none.
+    init?(_ value: Any, of record: RegistrationRecord) {
         synchronous = value as? any TeardownAware
         asynchronous = value as? any AsyncTeardownAware
         if synchronous == nil, asynchronous == nil { return nil }
-        self.dependency = dependency
+        self.record = record
     }
+
+    /// The dependency torn down, named only when reported.
+    var dependency: InjectionError.DependencyContext { record.locator.context }
 
     /// Runs every teardown, newest first, whatever each does; returns the failures in the
     /// order they happened. An asynchronous-only teardown is started in a task of its own

@@ -43,8 +43,7 @@ extension GraphEngine {
             switch step.lifetime {
             case .transient: continue
             case .scoped: return nil
-            case .shared: return (step.context, "shared")
-            case .published: return (step.context, step.isManaged ? "managed" : "singleton")
+            case .shared, .published: return (step.context, step.record.scope.description)
             }
         }
         return nil

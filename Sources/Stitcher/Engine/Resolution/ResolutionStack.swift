@@ -48,28 +48,28 @@ final class InheritedResolution: @unchecked Sendable {
     struct Step: Sendable {
         let owner: ObjectIdentifier
         let identityHash: Int
-        let identity: RegistrationIdentity
+        /// The registration; what the step reports (its identity, its context) is derived
+        /// from it only when asked: a step is made for every stored instance built, and
+        /// naming a type costs far more than the build itself.
+        let record: RegistrationRecord
         let arguments: ArgumentKey
-        let context: InjectionError.DependencyContext
-        let lifetime: InstanceLifetime
-        /// Whether a `.published` step is `.managed` rather than `.singleton` (for messages).
-        let isManaged: Bool
 
         /// The step of building `entry` with parameter values `arguments`.
         init(_ entry: IndexEntry, arguments: ArgumentKey) {
             owner = entry.owner
             identityHash = entry.record.identityHash
-            identity = entry.record.identity
+            record = entry.record
             self.arguments = arguments
-            context = entry.record.locator.context
-            lifetime = entry.record.lifetime
-            if case .managed = entry.record.scope { isManaged = true } else { isManaged = false }
         }
+
+        var context: InjectionError.DependencyContext { record.locator.context }
+        var lifetime: InstanceLifetime { record.lifetime }
 
         /// Whether this step builds `entry` with the same parameter values (`arguments` is
         /// read only for a registration that takes parameters).
         func builds(_ entry: IndexEntry, with arguments: @autoclosure () -> ArgumentKey) -> Bool {
-            identityHash == entry.record.identityHash && owner == entry.owner && identity == entry.record.identity
+            identityHash == entry.record.identityHash && owner == entry.owner
+                && (record === entry.record || record.identity == entry.record.identity)
                 && (!entry.record.takesParameters || self.arguments == arguments())
         }
     }

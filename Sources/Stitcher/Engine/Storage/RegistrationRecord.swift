@@ -35,6 +35,9 @@ final class RegistrationRecord: @unchecked Sendable {
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
         static let alwaysAware = Flags(rawValue: 2)
         static let takesParameters = Flags(rawValue: 4)
+        /// `T` itself is `TeardownAware` or `AsyncTeardownAware`; checked for `.scoped`
+        /// registrations only (see `mayTearDown(_:)`).
+        static let tearsDown = Flags(rawValue: 8)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -68,6 +71,11 @@ final class RegistrationRecord: @unchecked Sendable {
         if storesObjects { flags.insert(.storesObjects) }
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
+        // A conformance check costs a runtime lookup: only registrations whose instances a
+        // scope may tear down pay it, once.
+        if lifetime == .scoped, producedType.type is any TeardownAware.Type || producedType.type is any AsyncTeardownAware.Type {
+            flags.insert(.tearsDown)
+        }
         self.flags = flags
         self.make = make
         self.extras = extras
@@ -169,6 +177,14 @@ final class RegistrationRecord: @unchecked Sendable {
                 : unsafeDowncast(instance, to: TypedBox<D>.self).value
         }
         return value(of: instance) as? D
+    }
+
+    /// Whether an instance in stored form may ask to be torn down: its type is `T`, which
+    /// conforms, or another type (a subclass, an implementation of a protocol `T`), which is
+    /// then checked.
+    @inline(__always)
+    func mayTearDown(_ instance: AnyObject) -> Bool {
+        flags.contains(.tearsDown) || !storesObjects || ObjectIdentifier(Swift.type(of: instance)) != producedType.id
     }
 
     /// An instance in stored form as a value of its own type.

@@ -1,0 +1,44 @@
+/// Graphs layered over a graph for the dependency scopes given a container: each shows the
+/// graph's registrations except those its own containers override, and follows the graph's
+/// changes while the scope is open.
+extension GraphEngine {
+    /// The entries of the current index, read under the lock (by an overlay's publication).
+    func lockedEntries() -> [IndexEntry] {
+        lock.withLock { current.entries }
+    }
+
+    /// The parent's entries not overridden by this graph's containers, then this graph's
+    /// own (the later activated winning, as in any graph). Caller holds `lock`.
+    func overlaid(_ inherited: [IndexEntry]) -> [IndexEntry] {
+        parentChanged = false
+        var entries = inherited.filter { entry in !active.contains { $0.registers(entry.record) } }
+        for (containerIndex, container) in active.enumerated() {
+            let later = active[(containerIndex + 1)...]
+            entries += container.entries.filter { entry in !later.contains { $0.registers(entry.record) } }
+        }
+        return entries
+    }
+
+    /// Sends this overlay's lookups to the slow path until it merges the parent's new index.
+    func parentDidPublish() {
+        lock.withLock {
+            parentChanged = true
+            publishedGeneration.store(Self.generations.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .releasing)
+        }
+    }
+
+    /// A graph for a dependency scope given `container`: layered over this one, which tells it
+    /// of every index it publishes until `endOverlay()`.
+    func makeOverlay() -> GraphEngine {
+        let overlay = GraphEngine(settings: settings, parent: self)
+        lock.withLock { overlays.append(overlay) }
+        return overlay
+    }
+
+    /// Ends an overlay made by `makeOverlay()`: deactivates its containers, stops telling it
+    /// of changes.
+    func endOverlay() {
+        deactivateAll()
+        parent?.lock.withLock { parent?.overlays.removeAll { $0 === self } }
+    }
+}
