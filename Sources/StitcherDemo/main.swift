@@ -2,8 +2,9 @@ import Foundation
 import Stitcher
 
 // A small order service wired with Stitcher: a clock, a logger, a cache and a repository
-// shared by per-request handlers that take the request's id as a parameter, and a payment
-// gateway whose factory connects asynchronously.
+// shared by per-request handlers; each request runs in a dependency scope that provides its
+// id and a transaction torn down when the request ends; a payment gateway whose factory
+// connects asynchronously.
 
 protocol Clock: Sendable { func now() -> Date }
 struct SystemClock: Clock { func now() -> Date { Date() } }
@@ -44,11 +45,27 @@ final class InMemoryOrderRepository: OrderRepository {
     }
 }
 
+/// What the scope of one request provides: its id.
+struct RequestID: Sendable { let value: Int }
+
+/// One per request (`.scoped`), closed when the request's scope ends.
+final class RequestTransaction: TeardownAware, @unchecked Sendable {
+    let requestID: RequestID
+    let logger: Logger
+    init(requestID: RequestID, logger: Logger) {
+        self.requestID = requestID
+        self.logger = logger
+        logger.log("transaction \(requestID.value) opened")
+    }
+    func tearDown() { logger.log("transaction \(requestID.value) closed") }
+}
+
 struct OrderRequestHandler {
     let requestID: Int
     let repository: OrderRepository
     let clock: Clock
     let logger: Logger
+    let transaction: RequestTransaction
 
     func handle() -> String {
         logger.log("request \(requestID) at \(clock.now().timeIntervalSince1970 > 0 ? "now" : "epoch")")
@@ -82,12 +99,15 @@ let container = DependencyContainer {
     }
     .named("orders")
     .scope(.singleton)
-    Dependency { (requestID: Int) in
+    Dependency { RequestTransaction(requestID: try DependencyGraph.inject(), logger: try DependencyGraph.inject()) }
+        .scope(.scoped)
+    Dependency {
         OrderRequestHandler(
-            requestID: requestID,
+            requestID: (try DependencyGraph.inject() as RequestID).value,
             repository: try DependencyGraph.inject(byName: "orders"),
             clock: try DependencyGraph.inject(),
-            logger: try DependencyGraph.inject()
+            logger: try DependencyGraph.inject(),
+            transaction: try DependencyGraph.inject()
         )
     }
     Dependency { () async throws -> PaymentGateway in try await PaymentGateway.connect() }.scope(.singleton)
@@ -100,9 +120,14 @@ let container = DependencyContainer {
 print("Activating the order service container")
 DependencyGraph.activate(container)
 
+// One dependency scope per request: its container provides the request's id; its
+// transaction is built once for the request and torn down when the scope ends.
 for requestID in [7, 8, 7] {
-    let handler: OrderRequestHandler = try DependencyGraph.inject(byType: OrderRequestHandler.self, requestID)
-    print("request \(requestID): \(handler.handle())")
+    try DependencyGraph.withScope(DependencyContainer { Dependency { RequestID(value: requestID) } }) {
+        let handler: OrderRequestHandler = try DependencyGraph.inject()
+        let sameTransaction: RequestTransaction = try DependencyGraph.inject()
+        print("request \(requestID): \(handler.handle()), one transaction: \(handler.transaction === sameTransaction)")
+    }
 }
 
 let logger: Logger = try DependencyGraph.inject()
@@ -119,10 +144,18 @@ print("payment gateway at \(gateway.endpoint), connected once: \(gateway === sam
 let clocks: [Clock] = try DependencyGraph.inject()
 print("clocks registered: \(clocks.count)")
 
-print("Asking for a handler without its request id:")
+print("Asking for a handler outside any request scope:")
 do {
     let _: OrderRequestHandler = try DependencyGraph.inject()
 } catch let error as InjectionError {
+    print("  error: \(error)")
+    print("  \(error.recoverySuggestion ?? "")")
+}
+
+print("Asking for the request's transaction outside any request scope:")
+do {
+    let _: RequestTransaction = try DependencyGraph.inject()
+} catch let error as DependencyScopeError {
     print("  error: \(error)")
     print("  \(error.recoverySuggestion ?? "")")
 }
