@@ -47,6 +47,14 @@ var observedGraphCount: Int { stitcher_observed_graph_count() }
 /// Counts graphs that gained (positive `delta`) or lost (negative) their observer.
 func addObservedGraphs(_ delta: Int) { stitcher_add_observed_graphs(delta) }
 
+/// How many graphs set their own cycle detection: while none does, a nested instantiation
+/// reads the process-wide switch alone.
+@inline(__always)
+var cycleOverrideCount: Int { stitcher_cycle_override_count() }
+
+/// Counts graphs that set (positive `delta`) or unset (negative) their own cycle detection.
+func addCycleOverrides(_ delta: Int) { stitcher_add_cycle_overrides(delta) }
+
 /// Whether `.instance` instantiations are tracked for cycle detection.
 var detectsCycles: Bool {
     @inline(__always) get { stitcher_detects_cycles() != 0 }

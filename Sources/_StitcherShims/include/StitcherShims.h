@@ -30,7 +30,9 @@ typedef struct {
     _Atomic(long) asymmetric_fences;
     /// How many graphs have a resolution observer set right now.
     _Atomic(long) observed_graphs;
-    char padding[88];
+    /// How many graphs set their own cycle detection right now.
+    _Atomic(long) cycle_overrides;
+    char padding[80];
 } stitcher_lookup_counters;
 
 extern stitcher_lookup_counters stitcher_counters;
@@ -69,6 +71,14 @@ static inline long stitcher_observed_graph_count(void) {
 
 static inline void stitcher_add_observed_graphs(long delta) {
     atomic_fetch_add_explicit(&stitcher_counters.observed_graphs, delta, memory_order_relaxed);
+}
+
+static inline long stitcher_cycle_override_count(void) {
+    return atomic_load_explicit(&stitcher_counters.cycle_overrides, memory_order_relaxed);
+}
+
+static inline void stitcher_add_cycle_overrides(long delta) {
+    atomic_fetch_add_explicit(&stitcher_counters.cycle_overrides, delta, memory_order_relaxed);
 }
 
 // MARK: Hazard cells (see `HazardDomain`)

@@ -79,7 +79,10 @@ final class GraphEngine: @unchecked Sendable {
         var (snapshot, isStale) = lock.withLock { (current, !invalidated.isEmpty || parentChanged) }
         if isStale {
             rebuildInvalidatedContainers()
-            mutate { leftovers in if parentChanged { publishLocked(&leftovers) } }
+            // An overlay merges the index its parent published since.
+            if parent != nil, lock.withLock({ parentChanged }) {
+                mutate { leftovers in if parentChanged { publishLocked(&leftovers) } }
+            }
             snapshot = lock.withLock { current }
         }
         // While containers are invalidated the published generation differs from every

@@ -14,6 +14,7 @@ final class GraphSettings: @unchecked Sendable {
 
     deinit {
         if _observer != nil { addObservedGraphs(-1) }
+        if cycleDetection.load(ordering: .relaxed) != 0 { addCycleOverrides(-1) }
     }
 
     var observer: (any DependencyGraphObserver)? {
@@ -30,9 +31,13 @@ final class GraphSettings: @unchecked Sendable {
     var overrides: GraphConfiguration {
         get { lock.withLock { values } }
         set {
-            lock.withLock { values = newValue }
-            let enabled = newValue.runtimeCycleDetectionAvailability?.isEnabled
-            cycleDetection.store(enabled.map { $0 ? 1 : 2 } ?? 0, ordering: .relaxed)
+            lock.withLock {
+                values = newValue
+                let enabled = newValue.runtimeCycleDetectionAvailability?.isEnabled
+                let new: UInt8 = enabled.map { $0 ? 1 : 2 } ?? 0
+                let old = cycleDetection.exchange(new, ordering: .relaxed)
+                addCycleOverrides((new == 0 ? 0 : 1) - (old == 0 ? 0 : 1))
+            }
         }
     }
 
@@ -43,8 +48,15 @@ final class GraphSettings: @unchecked Sendable {
     var autoCleanupEnabled: Bool { overrides.autoCleanupEnabled ?? StitcherConfiguration.autoCleanupEnabled }
 
     /// Whether `.instance` instantiations are checked for cycles in this graph: read only for
-    /// nested instantiations, so an outermost one pays nothing for it.
+    /// nested instantiations, so an outermost one pays nothing for it; while no graph sets
+    /// its own, one load of the process-wide switch.
+    @inline(__always)
     var detectsCycles: Bool {
+        if cycleOverrideCount == 0 { return Stitcher.detectsCycles }
+        return detectsCyclesOverridden
+    }
+
+    private var detectsCyclesOverridden: Bool {
         switch cycleDetection.load(ordering: .relaxed) {
         case 0: Stitcher.detectsCycles
         case 1: true
