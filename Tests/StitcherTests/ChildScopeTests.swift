@@ -203,6 +203,26 @@ struct ChildScopeTests {
         }
     }
 
+    @Test func manyTasksInTheirOwnScopesAtOnce() async throws {
+        let made = Made()
+        await DependencyGraph.activate(DependencyContainer { Dependency { made.track(Request()) }.scope(.scoped) })
+        let sharedWithinScope = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<32 {
+                group.addTask {
+                    try await DependencyGraph.withScope {
+                        let mine: Request = try DependencyGraph.inject()
+                        async let other: Request = DependencyGraph.injectAsync()
+                        await Task.yield()
+                        return try await other === mine && (try DependencyGraph.inject() as Request) === mine
+                    }
+                }
+            }
+            return try await group.reduce(true) { $0 && $1 }
+        }
+        #expect(sharedWithinScope)
+        #expect(made.count == 32 && made.alive == 0)
+    }
+
     @Test func aCapturedContextCarriesTheScopeToAThread() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Request() }.scope(.scoped) })
         let ended: DependencyGraph.Context = try DependencyGraph.withScope {
@@ -229,6 +249,20 @@ struct ChildScopeTests {
             #expect(try (DependencyGraph.inject(parameters: "a") as Greeting) === a)
             #expect(try (DependencyGraph.inject(parameters: "b") as Greeting) !== a)
         }
+    }
+
+    @Test func aScopeServingManyRegistrationsKeepsOneInstanceOfEach() throws {
+        let made = Made()
+        DependencyGraph.activate(DependencyContainer {
+            for index in 0..<40 { Dependency { made.track(Request()) }.named("request-\(index)").scope(.scoped) }
+        })
+        try DependencyGraph.withScope {
+            let first = try (0..<40).map { try DependencyGraph.inject(byName: "request-\($0)") as Request }
+            let again = try (0..<40).reversed().map { try DependencyGraph.inject(byName: "request-\($0)") as Request }
+            #expect(zip(first, again.reversed()).allSatisfy { $0 === $1 })
+            #expect(Set(first.map(ObjectIdentifier.init)).count == 40)
+        }
+        #expect(made.count == 40 && made.alive == 0)
     }
 
     @Test func aScopesContainerOverridesTheGraphInsideItOnly() throws {

@@ -18,10 +18,16 @@ final class ScopeStore: @unchecked Sendable {
     /// The graph the scope was opened in, told of what happens in it.
     let graph: GraphEngine
 
-    private let lock = Lock()
-    /// Shadow entries by their original's identity; the original is held so that its
-    /// address cannot be reused by another entry while the scope is open.
-    private var shadows: [ObjectIdentifier: (original: IndexEntry, shadow: IndexEntry)] = [:]
+    /// Shared with other objects, chosen by address: a lock of its own would cost a scope
+    /// three allocations, and the scope holds it for a few instructions.
+    private var lock: Lock { runtime.stripedLock(for: self) }
+    /// Shadow entries with their originals, in creation order; the original is held so that
+    /// its address cannot be reused by another entry while the scope is open. Searched
+    /// linearly: a scope serves a handful of registrations, and comparing a few addresses
+    /// costs less than hashing one.
+    private var shadows: [(original: IndexEntry, shadow: IndexEntry)] = []
+    /// Positions in `shadows` by original, made once a scope serves more than a handful.
+    private var positions: [ObjectIdentifier: Int]?
     /// Instances that asked to be torn down, oldest first.
     private var teardowns: [ScopeTeardown] = []
     private var isClosed = false
@@ -42,10 +48,19 @@ final class ScopeStore: @unchecked Sendable {
     func entry(for original: IndexEntry) -> IndexEntry? {
         lock.withLock {
             if isClosed { return nil }
-            let key = ObjectIdentifier(original)
-            if let pair = shadows[key] { return pair.shadow }
+            if let positions {
+                if let position = positions[ObjectIdentifier(original)] { return shadows[position].shadow }
+            } else {
+                for pair in shadows where pair.original === original { return pair.shadow }
+            }
             let shadow = IndexEntry(record: original.record, owner: original.owner)
-            shadows[key] = (original, shadow)
+            if shadows.isEmpty { shadows.reserveCapacity(8) }
+            shadows.append((original, shadow))
+            if positions != nil {
+                positions![ObjectIdentifier(original)] = shadows.count - 1
+            } else if shadows.count > 16 {
+                positions = Dictionary(uniqueKeysWithValues: shadows.indices.map { (ObjectIdentifier(shadows[$0].original), $0) })
+            }
             return shadow
         }
     }
@@ -72,8 +87,9 @@ final class ScopeStore: @unchecked Sendable {
             defer {
                 teardowns.removeAll()
                 shadows.removeAll()
+                positions = nil
             }
-            return (teardowns, shadows.values.map(\.shadow))
+            return (teardowns, shadows.map(\.shadow))
         }
         GraphEngine.retire(entries)
         return pending
