@@ -30,7 +30,7 @@ extension DependencyGraph {
 
     /// Runs asynchronous `body` in a new dependency scope over the current graph, awaiting
     /// the teardown of its instances (``AsyncTeardownAware`` included) when it ends, also
-    /// when its task is cancelled (see ``withScope(_:_:)-(DependencyContainer?,()throws->R)``).
+    /// when its task is cancelled (see the synchronous `withScope`).
     ///
     /// ```swift
     /// router.get("/orders") { request, context in

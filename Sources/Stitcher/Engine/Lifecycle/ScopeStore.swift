@@ -82,15 +82,17 @@ final class ScopeStore: @unchecked Sendable {
     /// Ends the scope: no injection is served any more, every instance it kept is released
     /// now, and what must be torn down is returned, oldest first.
     func close() -> [ScopeTeardown] {
-        let (pending, entries): ([ScopeTeardown], [IndexEntry]) = lock.withLock {
+        // Moved out whole, so that nothing is released under the (shared) lock.
+        let (pending, pairs) = lock.withLock {
             isClosed = true
+            positions = nil
             defer {
-                teardowns.removeAll()
-                shadows.removeAll()
-                positions = nil
+                teardowns = []
+                shadows = []
             }
-            return (teardowns, shadows.map(\.shadow))
+            return (teardowns, shadows)
         }
+        let entries = pairs.map(\.shadow)
         GraphEngine.retire(entries)
         return pending
     }

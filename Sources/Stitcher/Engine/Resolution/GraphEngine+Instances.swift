@@ -46,8 +46,11 @@ extension GraphEngine {
                     defer { shared.removeLast() }
                     instance = try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
                 } else {
-                    let shared = InheritedResolution(
-                        steps: (inherited?.current ?? []) + state.frames.map(frameStep) + [step], chain: chain)
+                    // Usually neither an inherited path nor frames: one array, of one step.
+                    var steps = inherited?.current ?? []
+                    if !state.frames.isEmpty { steps += state.frames.map(frameStep) }
+                    steps.append(step)
+                    let shared = InheritedResolution(steps: steps, chain: chain)
                     state.shared = shared
                     addInheritedPaths(1)
                     defer {

@@ -75,6 +75,7 @@ final class InheritedResolution: @unchecked Sendable {
     }
 
     let chain: ResolutionChain
+    /// Its own, not a striped one: the path is read while an entry's (striped) lock is held.
     private let lock = Lock()
     private var steps: [Step]
 
