@@ -5,6 +5,12 @@ import StitcherTesting
 import Testing
 
 // Tests in a module isolated to the main actor by default: they run on the main actor.
+
+/// A main-actor type torn down when its screen's scope ends.
+final class ScreenSession: TeardownAware {
+    private(set) var closed = false
+    func tearDown() { closed = true }
+}
 @Suite(.isolatedDependencyGraph)
 struct MainActorAppTests {
     @Test func theContainerResolvesOnTheMainActor() throws {
@@ -36,6 +42,17 @@ struct MainActorAppTests {
         }
         model.add("bread")
         #expect(model.store.items == ["bread"])
+    }
+
+    @Test func aScreenScopeOnTheMainActor() async throws {
+        await DependencyGraph.activate(DependencyContainer { Dependency(.mainActor) { ScreenSession() }.scope(.scoped) })
+        let (first, again) = try await DependencyGraph.withScope {
+            await Task.yield()
+            return (try DependencyGraph.inject() as ScreenSession, try DependencyGraph.inject() as ScreenSession)
+        }
+        #expect(first === again)
+        #expect(first.closed)
+        #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as ScreenSession }
     }
 
     @Test func theAppDelegateActivatesItsContainer() throws {
