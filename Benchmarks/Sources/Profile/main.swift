@@ -123,11 +123,6 @@ if workload == "scope" {
     print(kept)
     exit(0)
 }
-if workload == "scope-one" {
-    DependencyGraph.activate(scopeWorkloadContainer())
-    for _ in 0..<iterations { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog } }
-    exit(0)
-}
 if workload == "scope-parts" {
     DependencyGraph.activate(scopeWorkloadContainer())
     let n = 20_000

@@ -7,9 +7,10 @@ import Atomics
 /// nothing; the scope that serves an injection lends it a *shadow* entry (same record, same
 /// owner) made on first use, and the ordinary once-only building runs on the shadow: a
 /// scope's instance is built exactly once, concurrent injections wait for it, and cycles are
-/// detected as for any stored instance. Ending the scope retires the shadows through the
-/// hazard domain, as deactivation retires entries, so the instances are released at once
-/// whatever idle threads last read them.
+/// detected as for any stored instance. A shadow keeps its instances behind its lock, never
+/// published for lock-free reads (a read costs a lock): ending the scope retires the shadows
+/// and releases the instances at once, with no process-wide barrier, and no thread, idle or
+/// not, holds on to them.
 final class ScopeStore: @unchecked Sendable {
     /// The enclosing scope, if this one is nested (each scope keeps its own instances).
     let parent: ScopeStore?

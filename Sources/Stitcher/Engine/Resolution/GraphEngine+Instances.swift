@@ -19,7 +19,9 @@ extension GraphEngine {
             return try storedInstance(of: entry, arguments, state, strongly: true, scope: nil)
         case .scoped:
             let (shadow, scope) = try scopeEntry(for: entry, state)
-            if !record.takesParameters, let instance = shadow.publishedInstance(state.hazard) { return instance }
+            if let instance = shadow.scopedInstance(for: record.takesParameters ? arguments.key : .empty) {
+                return instance
+            }
             return try storedInstance(of: shadow, arguments, state, strongly: true, scope: scope)
         }
     }

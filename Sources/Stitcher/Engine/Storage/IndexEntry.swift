@@ -205,6 +205,15 @@ final class IndexEntry: @unchecked Sendable {
         }
     }
 
+    /// The instance a scope's entry keeps for `key`, read under the lock; nil when none is
+    /// built yet.
+    func scopedInstance(for key: ArgumentKey) -> AnyObject? {
+        lock.withLock {
+            if case .strong(let instance) = state(creating: false)?.stored[key] { return instance }
+            return nil
+        }
+    }
+
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
@@ -225,7 +234,7 @@ final class IndexEntry: @unchecked Sendable {
 
     /// The instance stored for `key`; the caller holds the lock.
     func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
-        if key.values.isEmpty {
+        if key.values.isEmpty, record.lifetime != .scoped {
             if strongly { return lockedPublishedInstance }
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
@@ -244,7 +253,9 @@ final class IndexEntry: @unchecked Sendable {
     func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
         // Built after the entry left the graph: its caller gets it, nothing keeps it.
         if isRetired { return nil }
-        switch (key.values.isEmpty, strongly) {
+        // A scope's instances are kept behind the lock, never published: reading them costs
+        // a lock, and ending the scope releases them with no barrier (see `ScopeStore`).
+        switch (key.values.isEmpty && record.lifetime != .scoped, strongly) {
         case (true, true):
             let retained = Unmanaged.passRetained(instance).toOpaque()
             if !published.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
