@@ -218,8 +218,8 @@ final class IndexEntry: @unchecked Sendable {
     func pruneReleasedInstances() {
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
             if let state = state(creating: false) {
-                state.stored = state.stored.filter { entry in
-                    if case .weak(let reference) = entry.value { return reference.object != nil }
+                state.stored.keep { stored in
+                    if case .weak(let reference) = stored { return reference.object != nil }
                     return true
                 }
                 dropStateIfEmpty()
@@ -277,8 +277,8 @@ final class IndexEntry: @unchecked Sendable {
 /// What an entry keeps behind its lock: instances stored per parameter values, builds in
 /// progress and asynchronous resolutions suspended until a build completes.
 final class EntryState {
-    var stored: [ArgumentKey: IndexEntry.Stored] = [:]
-    var builders: [ArgumentKey: ResolutionChain] = [:]
+    var stored = KeyedSlots<IndexEntry.Stored>()
+    var builders = KeyedSlots<ResolutionChain>()
     var asyncWaiters: [CheckedContinuation<Void, Never>] = []
     /// The entry a renewal put in this one's place (see `IndexEntry.renewed()`).
     var successor: IndexEntry?
