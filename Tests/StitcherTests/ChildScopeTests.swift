@@ -3,41 +3,6 @@ import Testing
 import Stitcher
 import StitcherTesting
 
-/// What happened, in order, from any thread.
-private final class Log: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}
-
-private struct Broken: Error, Equatable { let name: String }
-
-/// A `.scoped` dependency that logs its teardown, optionally failing it.
-private final class Resource: TeardownAware, @unchecked Sendable {
-    let name: String
-    let log: Log
-    let fails: Bool
-    init(_ name: String, _ log: Log, fails: Bool = false) {
-        self.name = name
-        self.log = log
-        self.fails = fails
-    }
-    func tearDown() throws {
-        log.add("tearDown \(name)")
-        if fails { throw Broken(name: name) }
-    }
-}
-
-private final class AsyncResource: AsyncTeardownAware, @unchecked Sendable {
-    let log: Log
-    init(_ log: Log) { self.log = log }
-    func tearDown() async throws {
-        await Task.yield()
-        log.add("async tearDown")
-    }
-}
-
 private final class Request: @unchecked Sendable { let id = UUID() }
 private final class Greeting: @unchecked Sendable {
     let text: String
@@ -82,95 +47,6 @@ struct ChildScopeTests {
         // The thread is still parked, its last snapshot cached.
         #expect(made.alive == 0)
         thread?.end()
-    }
-
-    @Test func teardownRunsNewestFirstOnceEach() throws {
-        let log = Log()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Resource("database", log) }.named("database").scope(.scoped)
-            Dependency { Resource("cache", log) }.named("cache").scope(.scoped)
-            Dependency { () -> Resource in
-                _ = try DependencyGraph.inject(byName: "database") as Resource
-                _ = try DependencyGraph.inject(byName: "cache") as Resource
-                return Resource("repository", log)
-            }.named("repository").scope(.scoped)
-        })
-        try DependencyGraph.withScope {
-            _ = try DependencyGraph.inject(byName: "repository") as Resource
-            _ = try DependencyGraph.inject(byName: "repository") as Resource
-            #expect(log.all.isEmpty)
-        }
-        #expect(log.all == ["tearDown repository", "tearDown cache", "tearDown database"])
-    }
-
-    @Test func aThrowingBodyStillTearsDownAndItsErrorIsRethrown() {
-        let log = Log()
-        DependencyGraph.activate(DependencyContainer { Dependency { Resource("session", log) }.scope(.scoped) })
-        #expect(throws: Broken(name: "body")) {
-            try DependencyGraph.withScope {
-                _ = try DependencyGraph.inject() as Resource
-                throw Broken(name: "body")
-            }
-        }
-        #expect(log.all == ["tearDown session"])
-    }
-
-    @Test func aFailingTeardownIsReportedAndTheOthersStillRun() throws {
-        let log = Log()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Resource("first", log) }.named("first").scope(.scoped)
-            Dependency { Resource("second", log, fails: true) }.named("second").scope(.scoped)
-        })
-        do {
-            try DependencyGraph.withScope {
-                _ = try DependencyGraph.inject(byName: "first") as Resource
-                _ = try DependencyGraph.inject(byName: "second") as Resource
-            }
-            Issue.record("the failed teardown was swallowed")
-        } catch let error as ScopeTeardownError {
-            #expect(error.failures.count == 1)
-            #expect(error.failures.first?.dependency == .name("second"))
-            #expect(error.failures.first?.error as? Broken == Broken(name: "second"))
-            #expect(error.description.contains("Name[second]"))
-            #expect(error.recoverySuggestion?.hasPrefix("To fix this") == true)
-        }
-        #expect(log.all == ["tearDown second", "tearDown first"])
-    }
-
-    @Test func anAsyncScopeAwaitsAsynchronousTeardown() async throws {
-        let log = Log()
-        await DependencyGraph.activate(DependencyContainer { Dependency { AsyncResource(log) }.scope(.scoped) })
-        try await DependencyGraph.withScope {
-            _ = try DependencyGraph.inject() as AsyncResource
-            await Task.yield()
-        }
-        #expect(log.all == ["async tearDown"])
-    }
-
-    @Test func aSynchronousScopeReportsAnAsynchronousTeardownItCannotAwait() throws {
-        let log = Log()
-        DependencyGraph.activate(DependencyContainer { Dependency { AsyncResource(log) }.scope(.scoped) })
-        let error = #expect(throws: ScopeTeardownError.self) {
-            try DependencyGraph.withScope { _ = try DependencyGraph.inject() as AsyncResource }
-        }
-        #expect(error?.failures.first.map { "\($0.error)" }?.contains("await DependencyGraph.withScope") == true)
-    }
-
-    @Test func aCancelledTaskStillTearsDownItsScope() async throws {
-        let log = Log()
-        let started = AsyncBarrier(parties: 2)
-        await DependencyGraph.activate(DependencyContainer { Dependency { Resource("request", log) }.scope(.scoped) })
-        let task = Task {
-            try await DependencyGraph.withScope {
-                _ = try DependencyGraph.inject() as Resource
-                await started.arriveAndWait()
-                try await Task.sleep(for: .seconds(60))
-            }
-        }
-        await started.arriveAndWait()
-        task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(log.all == ["tearDown request"])
     }
 
     @Test func nestedScopesKeepTheirOwnInstances() throws {
