@@ -15,6 +15,10 @@ struct Runtime: @unchecked Sendable {
     /// allocations per registration, and entries hold their lock only for a few instructions.
     let stripedLocks: [Lock] = (0..<64).map { _ in Lock() }
 
+    /// The locks resolution paths shared with child tasks use, chosen by address: apart from
+    /// `stripedLocks`, since a path is read while an entry's lock is held.
+    let pathLocks: [Lock] = (0..<16).map { _ in Lock() }
+
     /// The shared lock that guards `object`'s state, chosen by its address.
     @inline(__always)
     func stripedLock(for object: AnyObject) -> Lock {

@@ -75,8 +75,12 @@ final class InheritedResolution: @unchecked Sendable {
     }
 
     let chain: ResolutionChain
-    /// Its own, not a striped one: the path is read while an entry's (striped) lock is held.
-    private let lock = Lock()
+    /// One of the path locks, chosen by address (a lock of its own would cost three
+    /// allocations for every outermost build of a stored instance); not an entry's striped
+    /// lock, which may be held while the path is read. Nothing else is locked under it.
+    private var lock: Lock {
+        runtime.pathLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 15]
+    }
     private var steps: [Step]
 
     init(steps: [Step], chain: ResolutionChain) {
@@ -86,7 +90,12 @@ final class InheritedResolution: @unchecked Sendable {
 
     func append(_ step: Step) { lock.withLock { steps.append(step) } }
 
-    func removeLast() { lock.withLock { _ = steps.removeLast() } }
+    /// Removes the last step; released after the lock, since it may hold the last
+    /// reference to a registration whose factory's captures run code when they go.
+    func removeLast() {
+        let removed = lock.withLock { steps.removeLast() }
+        withExtendedLifetime(removed) {}
+    }
 
     /// The steps as they are now.
     var current: [Step] { lock.withLock { steps } }
