@@ -22,7 +22,20 @@ struct Runtime: @unchecked Sendable {
     /// The shared lock that guards `object`'s state, chosen by its address.
     @inline(__always)
     func stripedLock(for object: AnyObject) -> Lock {
-        stripedLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & 63]
+        Self.lock(for: object, in: stripedLocks)
+    }
+
+    /// The path lock of a resolution path shared with child tasks, chosen by its address.
+    @inline(__always)
+    func pathLock(for path: AnyObject) -> Lock {
+        Self.lock(for: path, in: pathLocks)
+    }
+
+    /// One of `locks` (a power-of-two count), chosen by `object`'s address: objects are at
+    /// least 16-byte aligned and usually 32 bytes or more apart.
+    @inline(__always)
+    private static func lock(for object: AnyObject, in locks: [Lock]) -> Lock {
+        locks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & (locks.count - 1)]
     }
 }
 

@@ -70,7 +70,7 @@ extension DependencyGraph.Context {
         } catch {
             outcome = .failure(error)
         }
-        let (teardowns, count) = scope.close()
+        let (teardowns, count) = scope.store.close()
         let failures = ScopeTeardown.runSynchronously(teardowns, in: scope.store)
         return try scope.finish(outcome, instanceCount: count, failures: failures)
     }
@@ -93,7 +93,7 @@ extension DependencyGraph.Context {
         } catch {
             outcome = .failure(error)
         }
-        let (teardowns, count) = scope.close()
+        let (teardowns, count) = scope.store.close()
         let failures = await ScopeTeardown.run(teardowns, in: scope.store)
         return try scope.finish(outcome, instanceCount: count, failures: failures)
     }

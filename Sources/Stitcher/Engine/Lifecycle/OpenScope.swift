@@ -22,12 +22,6 @@ struct OpenScope {
         DependencyGraph.Context(graph: overlay ?? base, scope: store, lifetime: lifetime)
     }
 
-    /// Ends the scope: releases its instances, returns what must be torn down, oldest first.
-    func close() -> (teardowns: [ScopeTeardown], instanceCount: Int) {
-        let count = store.instanceCount
-        return (store.close(), count)
-    }
-
     /// The last step, after teardown: the overlay's containers are deactivated, observers
     /// told; the body's value is returned, or its error thrown (teardown failures then go to
     /// the observer), or the teardown failures thrown.

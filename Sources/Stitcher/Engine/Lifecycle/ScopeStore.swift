@@ -81,8 +81,9 @@ final class ScopeStore: @unchecked Sendable {
     }
 
     /// Ends the scope: no injection is served any more, every instance it kept is released
-    /// now, and what must be torn down is returned, oldest first.
-    func close() -> [ScopeTeardown] {
+    /// now, and what must be torn down is returned, oldest first, with how many
+    /// registrations the scope served.
+    func close() -> (teardowns: [ScopeTeardown], instanceCount: Int) {
         // Moved out whole, so that nothing is released under the (shared) lock.
         let (pending, pairs) = lock.withLock {
             isClosed = true
@@ -93,11 +94,7 @@ final class ScopeStore: @unchecked Sendable {
             }
             return (teardowns, shadows)
         }
-        let entries = pairs.map(\.shadow)
-        GraphEngine.retire(entries)
-        return pending
+        GraphEngine.retire(pairs.map(\.shadow))
+        return (pending, pairs.count)
     }
-
-    /// How many instances the scope keeps right now.
-    var instanceCount: Int { lock.withLock { shadows.count } }
 }

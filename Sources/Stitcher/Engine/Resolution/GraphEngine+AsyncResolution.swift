@@ -91,8 +91,7 @@ extension GraphEngine {
         let make: () async throws -> AnyObject = { [self, scope] in
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = mayBeObserved ? ContinuousClock.now : nil
             let instance = try await ResolutionStack.$inherited.withValue(path) {
                 do {
                     return record.finish(try await record.makeAsync(arguments))
@@ -102,7 +101,9 @@ extension GraphEngine {
                     throw failure
                 }
             }
-            report(.created(entry, parent: steps.last?.context, scope: scope?.id, duration: clock.now - start))
+            if let start {
+                report(.created(entry, parent: steps.last?.context, scope: scope?.id, duration: .now - start))
+            }
             if let scope, !scope.adopt(instance, of: record) { throw scopeEnded(entry, nil) }
             return instance
         }

@@ -28,25 +28,17 @@ extension GraphEngine {
     /// The nearest instantiation in progress that is not `.instance`, when it outlives scopes:
     /// a `.scoped` one in between makes the request legitimate.
     private func captiveHolder(_ state: ThreadState?) -> (context: InjectionError.DependencyContext, scope: String)? {
-        if let state {
-            for frame in state.frames.reversed() {
-                let record = frame.entry.record
-                switch record.lifetime {
-                case .transient: continue
-                case .scoped: return nil
-                case .shared, .published: return (record.locator.context, record.scope.description)
-                }
-            }
-        }
-        let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
-        for step in (inherited?.current ?? []).reversed() {
-            switch step.lifetime {
-            case .transient: continue
-            case .scoped: return nil
-            case .shared, .published: return (step.context, step.record.scope.description)
-            }
-        }
-        return nil
+        // Innermost first: this thread's frames, then the path inherited from the task. The
+        // first instantiation that is not `.instance` decides.
+        let nearest = state.flatMap { $0.frames.reversed().lazy.map(\.entry.record).first(where: Self.keepsInstances) }
+            ?? (state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask)?.current
+                .reversed().lazy.map(\.record).first(where: Self.keepsInstances)
+        guard let holder = nearest, holder.lifetime.outlivesScopes else { return nil }
+        return (holder.locator.context, holder.scope.description)
+    }
+
+    private static func keepsInstances(_ record: RegistrationRecord) -> Bool {
+        record.lifetime != .transient
     }
 
     private func scopeError(

@@ -63,7 +63,6 @@ final class InheritedResolution: @unchecked Sendable {
         }
 
         var context: InjectionError.DependencyContext { record.locator.context }
-        var lifetime: InstanceLifetime { record.lifetime }
 
         /// Whether this step builds `entry` with the same parameter values (`arguments` is
         /// read only for a registration that takes parameters).
@@ -78,9 +77,7 @@ final class InheritedResolution: @unchecked Sendable {
     /// One of the path locks, chosen by address (a lock of its own would cost three
     /// allocations for every outermost build of a stored instance); not an entry's striped
     /// lock, which may be held while the path is read. Nothing else is locked under it.
-    private var lock: Lock {
-        runtime.pathLocks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 5) & 15]
-    }
+    private var lock: Lock { runtime.pathLock(for: self) }
     private var steps: [Step]
 
     init(steps: [Step], chain: ResolutionChain) {

@@ -208,10 +208,7 @@ final class IndexEntry: @unchecked Sendable {
     /// The instance a scope's entry keeps for `key`, read under the lock; nil when none is
     /// built yet.
     func scopedInstance(for key: ArgumentKey) -> AnyObject? {
-        lock.withLock {
-            if case .strong(let instance) = state(creating: false)?.stored[key] { return instance }
-            return nil
-        }
+        lock.withLock { storedInstance(for: key, strongly: true, record) }
     }
 
     /// Drops weak references whose instances were released.
@@ -232,9 +229,17 @@ final class IndexEntry: @unchecked Sendable {
         if let replaced { runtime.hazards.retire(replaced) }
     }
 
+    /// Whether the instance for `key` is kept in the atomic words (read without a lock) rather
+    /// than in the state behind the lock: only without parameters, and never for a scope's
+    /// instances, which ending the scope then releases with no barrier (see `ScopeStore`).
+    @inline(__always)
+    private func keepsInWords(_ key: ArgumentKey, _ record: RegistrationRecord) -> Bool {
+        key.values.isEmpty && record.lifetime != .scoped
+    }
+
     /// The instance stored for `key`; the caller holds the lock.
     func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
-        if key.values.isEmpty, record.lifetime != .scoped {
+        if keepsInWords(key, record) {
             if strongly { return lockedPublishedInstance }
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
@@ -253,9 +258,7 @@ final class IndexEntry: @unchecked Sendable {
     func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
         // Built after the entry left the graph: its caller gets it, nothing keeps it.
         if isRetired { return nil }
-        // A scope's instances are kept behind the lock, never published: reading them costs
-        // a lock, and ending the scope releases them with no barrier (see `ScopeStore`).
-        switch (key.values.isEmpty && record.lifetime != .scoped, strongly) {
+        switch (keepsInWords(key, record), strongly) {
         case (true, true):
             let retained = Unmanaged.passRetained(instance).toOpaque()
             if !published.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {

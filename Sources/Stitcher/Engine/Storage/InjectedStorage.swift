@@ -41,7 +41,11 @@ final class InjectedStorage<Value>: @unchecked Sendable {
         file: StaticString, line: UInt, context: DependencyGraph.Context?,
         resolver: @escaping @Sendable () throws -> Value
     ) {
-        self.resolver = { try context.map { try $0.run(resolver) } ?? resolver() }
+        if let context {
+            self.resolver = { try context.run(resolver) }
+        } else {
+            self.resolver = resolver
+        }
         self.context = context
         self.file = file
         self.line = line
