@@ -70,9 +70,7 @@ extension DependencyGraph.Context {
         } catch {
             outcome = .failure(error)
         }
-        let (teardowns, count) = scope.store.close()
-        let failures = ScopeTeardown.runSynchronously(teardowns, in: scope.store)
-        return try scope.finish(outcome, instanceCount: count, failures: failures)
+        return try scope.end(outcome)
     }
 
     /// Runs asynchronous `body` in a new dependency scope over this context's graph (see
@@ -93,8 +91,6 @@ extension DependencyGraph.Context {
         } catch {
             outcome = .failure(error)
         }
-        let (teardowns, count) = scope.store.close()
-        let failures = await ScopeTeardown.run(teardowns, in: scope.store)
-        return try scope.finish(outcome, instanceCount: count, failures: failures)
+        return try await scope.endAwaitingTeardown(outcome, isolation: isolation)
     }
 }

@@ -22,10 +22,26 @@ struct OpenScope {
         DependencyGraph.Context(graph: overlay ?? base, scope: store, lifetime: lifetime)
     }
 
+    /// Ends the scope after its body: releases its instances, tears down those that ask
+    /// (an asynchronous-only teardown is started in a task and reported), then `finish`.
+    func end<R>(_ outcome: Result<R, any Error>) throws -> R {
+        let (teardowns, count) = store.close()
+        return try finish(outcome, instanceCount: count, failures: ScopeTeardown.runSynchronously(teardowns, in: store))
+    }
+
+    /// `end(_:)` for an asynchronous scope: asynchronous teardowns are awaited.
+    /// Runs in the caller's isolation, so that the body's value need not be sendable.
+    func endAwaitingTeardown<R>(
+        _ outcome: Result<R, any Error>, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> R {
+        let (teardowns, count) = store.close()
+        return try finish(outcome, instanceCount: count, failures: await ScopeTeardown.run(teardowns, in: store))
+    }
+
     /// The last step, after teardown: the overlay's containers are deactivated, observers
     /// told; the body's value is returned, or its error thrown (teardown failures then go to
     /// the observer), or the teardown failures thrown.
-    func finish<R>(_ outcome: Result<R, any Error>, instanceCount: Int, failures: [ScopeTeardownError.Failure]) throws -> R {
+    private func finish<R>(_ outcome: Result<R, any Error>, instanceCount: Int, failures: [ScopeTeardownError.Failure]) throws -> R {
         overlay?.endOverlay()
         base.report(.closed(store, instanceCount: instanceCount))
         switch outcome {
