@@ -65,7 +65,7 @@ extension GraphEngine {
             case .scoped where arguments.isEmpty:
                 break
             case .parameterized where entry.record.accepts(arguments):
-                if case .instance = entry.record.scope { return try makeTransient(entry, arguments, state) }
+                if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
             default:
                 return nil
             }
