@@ -123,6 +123,14 @@ if workload == "scope" {
     print(kept)
     exit(0)
 }
+if workload == "scope-ratio" {
+    // Workload 11's row of `ratios` alone.
+    DependencyGraph.activate(scopeWorkloadContainer())
+    let processClock = ProcessClock()
+    try compare("11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
+                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() })
+    exit(0)
+}
 if workload == "scope-parts" {
     DependencyGraph.activate(scopeWorkloadContainer())
     let n = 20_000

@@ -1,16 +1,17 @@
 import Atomics
 
-/// The instances one open dependency scope keeps: one entry of its own per `.scoped`
-/// registration it serves, and what to tear down when it ends.
+/// The instances one open dependency scope keeps, one slot per `.scoped` registration (and
+/// parameter values) it serves, and what to tear down when it ends.
 ///
-/// A scope never changes the index. A `.scoped` registration's entry in the index stores
-/// nothing; the scope that serves an injection lends it a *shadow* entry (same record, same
-/// owner) made on first use, and the ordinary once-only building runs on the shadow: a
-/// scope's instance is built exactly once, concurrent injections wait for it, and cycles are
-/// detected as for any stored instance. A shadow keeps its instances behind its lock, never
-/// published for lock-free reads (a read costs a lock): ending the scope retires the shadows
-/// and releases the instances at once, with no process-wide barrier, and no thread, idle or
-/// not, holds on to them.
+/// A scope never changes the index: a `.scoped` registration's entry stores nothing, and
+/// its instances live in the slots of the scope that served them, behind the scope's lock
+/// (never published for lock-free reads). Ending the scope empties the slots and so
+/// releases the instances at once, with no process-wide barrier; no thread, idle or not,
+/// holds on to them.
+///
+/// Each instance is built exactly once (`ScopeStore+Building.swift`): the first injection
+/// claims the slot and runs the factory without holding the lock; others wait for it, and a
+/// wait that would close a loop across threads is reported as a cycle.
 final class ScopeStore: @unchecked Sendable {
     /// The enclosing scope, if this one is nested (each scope keeps its own instances).
     let parent: ScopeStore?
@@ -21,17 +22,40 @@ final class ScopeStore: @unchecked Sendable {
 
     /// Shared with other objects, chosen by address: a lock of its own would cost a scope
     /// three allocations, and the scope holds it for a few instructions.
-    private var lock: Lock { runtime.stripedLock(for: self) }
-    /// Shadow entries with their originals, in creation order; the original is held so that
-    /// its address cannot be reused by another entry while the scope is open. Searched
-    /// linearly: a scope serves a handful of registrations, and comparing a few addresses
-    /// costs less than hashing one.
-    private var shadows: [(original: IndexEntry, shadow: IndexEntry)] = []
-    /// Positions in `shadows` by original, made once a scope serves more than a handful.
-    private var positions: [ObjectIdentifier: Int]?
-    /// Instances that asked to be torn down, oldest first.
-    private var teardowns: [ScopeTeardown] = []
-    private var isClosed = false
+    var lock: Lock { runtime.stripedLock(for: self) }
+
+    /// One registration's instance for one set of parameter values.
+    struct Slot {
+        /// The registration's entry, held so that its address, which identifies the slot,
+        /// cannot be reused by another entry while the scope is open.
+        let entry: IndexEntry
+        let key: ArgumentKey
+        var instance: AnyObject?
+        /// The resolution building the instance, while one is.
+        var builder: ResolutionChain?
+        /// The slot built before this one that may need a teardown (-1 for none): the
+        /// slots to tear down, newest first, with no array of their own.
+        var olderTeardown = -1
+    }
+
+    // Guarded by `lock` (so exclusivity is not checked at run time).
+    /// Slots in the order they were claimed; never reordered while the scope is open, so
+    /// that a builder finds its slot again by position. Searched linearly: a scope serves a
+    /// handful of registrations, and comparing a few addresses costs less than hashing one.
+    @exclusivity(unchecked) var slots: [Slot] = []
+    /// Positions in `slots`, made once a scope serves more than a handful.
+    @exclusivity(unchecked) private var positions: [SlotKey: Int]?
+    /// The newest slot that may need a teardown, or -1.
+    @exclusivity(unchecked) var newestTeardown = -1
+    @exclusivity(unchecked) var builtCount = 0
+    @exclusivity(unchecked) var isClosed = false
+    /// Asynchronous injections suspended until a build completes.
+    @exclusivity(unchecked) var asyncWaiters: [CheckedContinuation<Void, Never>] = []
+
+    private struct SlotKey: Hashable {
+        let entry: ObjectIdentifier
+        let key: ArgumentKey
+    }
 
     private static let ids = ManagedAtomic<Int>(0)
 
@@ -44,57 +68,60 @@ final class ScopeStore: @unchecked Sendable {
     /// How many scopes enclose this one.
     var depth: Int { parent.map { $0.depth + 1 } ?? 0 }
 
-    /// The entry that keeps this scope's instances of the registration `original` stands for;
-    /// nil once the scope has ended.
-    func entry(for original: IndexEntry) -> IndexEntry? {
-        lock.withLock {
-            if isClosed { return nil }
-            if let positions {
-                if let position = positions[ObjectIdentifier(original)] { return shadows[position].shadow }
-            } else {
-                for pair in shadows where pair.original === original { return pair.shadow }
+    /// The position of the slot for `entry` and `key`; the caller holds the lock.
+    func position(of entry: IndexEntry, _ key: ArgumentKey) -> Int? {
+        if let positions { return positions[SlotKey(entry: ObjectIdentifier(entry), key: key)] }
+        var index = 0
+        let count = slots.count
+        while index < count {
+            if slots[index].entry === entry, key.values.isEmpty ? slots[index].key.values.isEmpty : slots[index].key == key {
+                return index
             }
-            let shadow = IndexEntry(record: original.record, owner: original.owner)
-            if shadows.isEmpty { shadows.reserveCapacity(8) }
-            shadows.append((original, shadow))
-            if positions != nil {
-                positions![ObjectIdentifier(original)] = shadows.count - 1
-            } else if shadows.count > 16 {
-                positions = Dictionary(uniqueKeysWithValues: shadows.indices.map { (ObjectIdentifier(shadows[$0].original), $0) })
-            }
-            return shadow
+            index += 1
         }
+        return nil
     }
 
-    /// Takes a new instance built for this scope, remembering it for teardown if it asks;
-    /// false when the scope ended while it was built (the instance is then torn down at once
-    /// and the injection fails).
-    func adopt(_ instance: AnyObject, of record: RegistrationRecord) -> Bool {
-        let teardown = record.mayTearDown(instance) ? ScopeTeardown(record.value(of: instance), of: record) : nil
-        let adopted: Bool = lock.withLock {
-            if isClosed { return false }
-            if let teardown { teardowns.append(teardown) }
-            return true
+    /// Appends a slot claimed by `builder`; the caller holds the lock.
+    func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey, by builder: ResolutionChain) -> Int {
+        if slots.isEmpty { slots.reserveCapacity(8) }
+        slots.append(Slot(entry: entry, key: key, instance: nil, builder: builder))
+        let index = slots.count - 1
+        if positions != nil {
+            positions![SlotKey(entry: ObjectIdentifier(entry), key: key)] = index
+        } else if slots.count > 16 {
+            positions = Dictionary(uniqueKeysWithValues: slots.indices.map {
+                (SlotKey(entry: ObjectIdentifier(slots[$0].entry), key: slots[$0].key), $0)
+            })
         }
-        if !adopted, let teardown { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
-        return adopted
+        return index
     }
 
     /// Ends the scope: no injection is served any more, every instance it kept is released
-    /// now, and what must be torn down is returned, oldest first, with how many
-    /// registrations the scope served.
+    /// when the caller lets the teardowns go, and what must be torn down is returned, newest
+    /// first, with how many instances the scope built.
     func close() -> (teardowns: [ScopeTeardown], instanceCount: Int) {
         // Moved out whole, so that nothing is released under the (shared) lock.
-        let (pending, pairs) = lock.withLock {
+        let (closed, newest, count, waiters) = lock.withLock {
             isClosed = true
             positions = nil
+            lock.broadcast()
             defer {
-                teardowns = []
-                shadows = []
+                slots = []
+                asyncWaiters = []
             }
-            return (teardowns, shadows)
+            return (slots, newestTeardown, builtCount, asyncWaiters)
         }
-        GraphEngine.retire(pairs.map(\.shadow))
-        return (pending, pairs.count)
+        for waiter in waiters { waiter.resume() }
+        var teardowns: [ScopeTeardown] = []
+        var index = newest
+        while index >= 0 {
+            let slot = closed[index]
+            if let instance = slot.instance, let teardown = ScopeTeardown(instance, of: slot.entry.record) {
+                teardowns.append(teardown)
+            }
+            index = slot.olderTeardown
+        }
+        return (teardowns, count)
     }
 }

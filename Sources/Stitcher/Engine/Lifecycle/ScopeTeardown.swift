@@ -4,10 +4,14 @@ struct ScopeTeardown: @unchecked Sendable {
     let synchronous: (any TeardownAware)?
     let asynchronous: (any AsyncTeardownAware)?
 
-    /// The teardown of `value`, an instance of `record`, or nil when it asks for none.
-    init?(_ value: Any, of record: RegistrationRecord) {
-        synchronous = value as? any TeardownAware
-        asynchronous = value as? any AsyncTeardownAware
+    /// The teardown of `instance` (in stored form) of `record`, or nil when it asks for none.
+    init?(_ instance: AnyObject, of record: RegistrationRecord) {
+        // A conformance check is a runtime lookup: only the ones that may succeed are made.
+        let checks = record.teardownChecks(of: instance)
+        guard checks.synchronous || checks.asynchronous else { return nil }
+        let value = record.value(of: instance)
+        synchronous = checks.synchronous ? value as? any TeardownAware : nil
+        asynchronous = checks.asynchronous ? value as? any AsyncTeardownAware : nil
         if synchronous == nil, asynchronous == nil { return nil }
         self.record = record
     }
@@ -15,12 +19,12 @@ struct ScopeTeardown: @unchecked Sendable {
     /// The dependency torn down, named only when reported.
     var dependency: InjectionError.DependencyContext { record.locator.context }
 
-    /// Runs every teardown, newest first, whatever each does; returns the failures in the
-    /// order they happened. An asynchronous-only teardown is started in a task of its own
+    /// Runs every teardown in the order given (newest first), whatever each does; returns
+    /// the failures in the order they happened. An asynchronous-only teardown is started in a task of its own
     /// (a synchronous scope cannot await it) and reported as a failure that says so.
     static func runSynchronously(_ teardowns: [ScopeTeardown], in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
-        for teardown in teardowns.reversed() {
+        for teardown in teardowns {
             if let synchronous = teardown.synchronous {
                 do {
                     try synchronous.tearDown()
@@ -46,11 +50,11 @@ struct ScopeTeardown: @unchecked Sendable {
         return failures
     }
 
-    /// Runs every teardown, newest first, awaiting asynchronous ones, whatever each does;
-    /// returns the failures in the order they happened.
+    /// Runs every teardown in the order given (newest first), awaiting asynchronous ones,
+    /// whatever each does; returns the failures in the order they happened.
     static func run(_ teardowns: [ScopeTeardown], in scope: ScopeStore) async -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
-        for teardown in teardowns.reversed() {
+        for teardown in teardowns {
             do {
                 if let asynchronous = teardown.asynchronous {
                     try await asynchronous.tearDown()

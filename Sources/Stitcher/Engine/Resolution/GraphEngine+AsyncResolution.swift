@@ -77,17 +77,7 @@ extension GraphEngine {
         }
         let chain = inherited?.chain ?? ResolutionChain()
         let path = InheritedResolution(steps: steps + [step], chain: chain)
-        var scope: ScopeStore?
-        var target = entry
-        let strongly: Bool
-        switch record.lifetime {
-        case .transient: strongly = false
-        case .shared: strongly = false
-        case .published: strongly = true
-        case .scoped:
-            (target, scope) = try scopeEntry(for: entry, nil)
-            strongly = true
-        }
+        let scope = record.lifetime == .scoped ? try servingScope(for: entry, nil) : nil
         let make: () async throws -> AnyObject = { [self, scope] in
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
@@ -104,13 +94,15 @@ extension GraphEngine {
             if let start {
                 report(.created(entry, parent: steps.last?.context, scope: scope?.id, duration: .now - start))
             }
-            if let scope, !scope.adopt(instance, of: record) { throw scopeEnded(entry, nil) }
             return instance
         }
+        let waitPath = { steps.map(\.context) + [step.context] }
+        if let scope {
+            return try await scope.instance(
+                of: entry, for: key, chain: chain, path: waitPath, ended: { scopeEnded(entry, nil) }, make: make)
+        }
         if record.lifetime == .transient { return try await make() }
-        return try await target.instance(
-            for: key, strongly: strongly, chain: chain,
-            path: { steps.map(\.context) + [step.context] },
-            make: make)
+        return try await entry.instance(
+            for: key, strongly: record.lifetime == .published, chain: chain, path: waitPath, make: make)
     }
 }

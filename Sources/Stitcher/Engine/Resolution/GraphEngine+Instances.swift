@@ -14,59 +14,77 @@ extension GraphEngine {
                 if record.storesObjects { return object }
                 if let instance = record.restore(object) { return instance }
             }
-            return try storedInstance(of: entry, arguments, state, strongly: false, scope: nil)
+            return try storedInstance(of: entry, arguments, state, strongly: false)
         case .published:
-            return try storedInstance(of: entry, arguments, state, strongly: true, scope: nil)
+            return try storedInstance(of: entry, arguments, state, strongly: true)
         case .scoped:
-            let (shadow, scope) = try scopeEntry(for: entry, state)
-            if let instance = shadow.scopedInstance(for: record.takesParameters ? arguments.key : .empty) {
-                return instance
-            }
-            return try storedInstance(of: shadow, arguments, state, strongly: true, scope: scope)
+            return try scopedInstance(of: entry, in: servingScope(for: entry, state), arguments, state)
         }
     }
 
     /// The instance `entry` keeps for `arguments`, built once if there is none.
     private func storedInstance(
-        of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool, scope: ScopeStore?
+        of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
         try checkCycle(entry, arguments, state)
-        let record = entry.record
-        let key = record.takesParameters ? arguments.key : ArgumentKey.empty
+        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
         return try entry.instance(
             for: key, strongly: strongly, chain: chain,
             path: { self.path(to: entry, state) },
-            make: {
-                // Child tasks the factory starts inherit the path, so a cycle through them
-                // is reported instead of waiting for this very build.
-                let step = InheritedResolution.Step(entry, arguments: key)
-                let instance: AnyObject
-                if let shared = state.shared {
-                    shared.append(step)
-                    defer { shared.removeLast() }
-                    instance = try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
-                } else {
-                    // Usually neither an inherited path nor frames: one array, of one step.
-                    var steps = inherited?.current ?? []
-                    if !state.frames.isEmpty { steps += state.frames.map(frameStep) }
-                    steps.append(step)
-                    let shared = InheritedResolution(steps: steps, chain: chain)
-                    state.shared = shared
-                    addInheritedPaths(1)
-                    defer {
-                        addInheritedPaths(-1)
-                        state.shared = nil
-                    }
-                    instance = try ResolutionStack.$inherited.withValue(shared) {
-                        try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
-                    }
-                }
-                if let scope, !scope.adopt(instance, of: record) { throw scopeEnded(entry, state) }
-                return instance
-            }
-        )
+            make: { try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain) })
+    }
+
+    /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
+    private func scopedInstance(
+        of entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject {
+        try checkCycle(entry, arguments, state)
+        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
+        let inherited = inheritedResolution(state)
+        // Made only to claim or wait: finding the instance built needs no identity.
+        var made: ResolutionChain?
+        func chain() -> ResolutionChain {
+            if let made { return made }
+            let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
+            made = chain
+            return chain
+        }
+        return try scope.instance(
+            of: entry, for: key, chain: chain,
+            path: { self.path(to: entry, state) },
+            ended: { self.scopeEnded(entry, state) },
+            make: { try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain()) })
+    }
+
+    /// Instantiates a stored instance with the resolution path shared with the child tasks
+    /// its factory starts, so that a cycle through them is reported instead of waiting for
+    /// this very build.
+    private func instantiateSharingPath(
+        _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain
+    ) throws -> AnyObject {
+        let step = InheritedResolution.Step(entry, arguments: key)
+        if let shared = state.shared {
+            shared.append(step)
+            defer { shared.removeLast() }
+            return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+        }
+        // Usually neither an inherited path nor frames: one array, of one step.
+        var steps = inherited?.current ?? []
+        if !state.frames.isEmpty { steps += state.frames.map(frameStep) }
+        steps.append(step)
+        let shared = InheritedResolution(steps: steps, chain: chain)
+        state.shared = shared
+        addInheritedPaths(1)
+        defer {
+            addInheritedPaths(-1)
+            state.shared = nil
+        }
+        return try ResolutionStack.$inherited.withValue(shared) {
+            try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+        }
     }
 
     /// Builds a new instance of a registration in the `.instance` scope; `arguments` is nil

@@ -1,22 +1,20 @@
 /// Serving `.scoped` registrations: finding the innermost open dependency scope, and
 /// checking that nothing longer-lived is about to hold its instance.
 extension GraphEngine {
-    /// The entry that keeps the innermost open scope's instances of the `.scoped`
-    /// registration `entry` stands for, and that scope.
+    /// The innermost open scope, which keeps the instances of the `.scoped` registration
+    /// `entry` stands for.
     ///
     /// - Parameter state: the calling thread's state, whose frames are the instantiations in
     ///   progress; nil from asynchronous code, whose path is the task's inherited one.
     /// - Throws: ``DependencyScopeError`` when a dependency that outlives scopes asks for it
-    ///   (directly or through `.instance` dependencies), when no scope is open, or when the
-    ///   scope has ended.
-    @inline(never)
-    func scopeEntry(for entry: IndexEntry, _ state: ThreadState?) throws -> (IndexEntry, ScopeStore) {
+    ///   (directly or through `.instance` dependencies), or when no scope is open.
+    @inline(__always)
+    func servingScope(for entry: IndexEntry, _ state: ThreadState?) throws -> ScopeStore {
         if let holder = captiveHolder(state) {
             throw scopeError(.captiveDependency(holder: holder.context, holderScope: holder.scope), entry, state)
         }
         guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, state) }
-        guard let shadow = scope.entry(for: entry) else { throw scopeError(.scopeEnded, entry, state) }
-        return (shadow, scope)
+        return scope
     }
 
     /// The error for a `.scoped` instance built after its scope ended.

@@ -205,12 +205,6 @@ final class IndexEntry: @unchecked Sendable {
         }
     }
 
-    /// The instance a scope's entry keeps for `key`, read under the lock; nil when none is
-    /// built yet.
-    func scopedInstance(for key: ArgumentKey) -> AnyObject? {
-        lock.withLock { storedInstance(for: key, strongly: true, record) }
-    }
-
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
@@ -230,16 +224,16 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// Whether the instance for `key` is kept in the atomic words (read without a lock) rather
-    /// than in the state behind the lock: only without parameters, and never for a scope's
-    /// instances, which ending the scope then releases with no barrier (see `ScopeStore`).
+    /// than in the state behind the lock: only without parameters. (A scope keeps `.scoped`
+    /// instances in its own slots, see `ScopeStore`.)
     @inline(__always)
-    private func keepsInWords(_ key: ArgumentKey, _ record: RegistrationRecord) -> Bool {
-        key.values.isEmpty && record.lifetime != .scoped
+    private func keepsInWords(_ key: ArgumentKey) -> Bool {
+        key.values.isEmpty
     }
 
     /// The instance stored for `key`; the caller holds the lock.
     func storedInstance(for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> AnyObject? {
-        if keepsInWords(key, record) {
+        if keepsInWords(key) {
             if strongly { return lockedPublishedInstance }
             // Under the lock no one replaces the reference: no need to announce it.
             return shared.load(ordering: .acquiring)
@@ -258,7 +252,7 @@ final class IndexEntry: @unchecked Sendable {
     func store(_ instance: AnyObject, for key: ArgumentKey, strongly: Bool, _ record: RegistrationRecord) -> Unmanaged<AnyObject>? {
         // Built after the entry left the graph: its caller gets it, nothing keeps it.
         if isRetired { return nil }
-        switch (keepsInWords(key, record), strongly) {
+        switch (keepsInWords(key), strongly) {
         case (true, true):
             let retained = Unmanaged.passRetained(instance).toOpaque()
             if !published.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {

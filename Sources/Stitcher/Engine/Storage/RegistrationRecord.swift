@@ -35,9 +35,11 @@ final class RegistrationRecord: @unchecked Sendable {
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
         static let alwaysAware = Flags(rawValue: 2)
         static let takesParameters = Flags(rawValue: 4)
-        /// `T` itself is `TeardownAware` or `AsyncTeardownAware`; checked for `.scoped`
-        /// registrations only (see `mayTearDown(_:)`).
+        /// `T` itself is `TeardownAware`; checked for `.scoped` registrations only (see
+        /// `teardownChecks(of:)`).
         static let tearsDown = Flags(rawValue: 8)
+        /// `T` itself is `AsyncTeardownAware`; checked as `tearsDown` is.
+        static let tearsDownAsynchronously = Flags(rawValue: 16)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -73,8 +75,9 @@ final class RegistrationRecord: @unchecked Sendable {
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
-        if lifetime == .scoped, producedType.type is any TeardownAware.Type || producedType.type is any AsyncTeardownAware.Type {
-            flags.insert(.tearsDown)
+        if lifetime == .scoped, producedType.type is any TeardownAware.Type { flags.insert(.tearsDown) }
+        if lifetime == .scoped, producedType.type is any AsyncTeardownAware.Type {
+            flags.insert(.tearsDownAsynchronously)
         }
         self.flags = flags
         self.make = make
@@ -179,12 +182,22 @@ final class RegistrationRecord: @unchecked Sendable {
         return value(of: instance) as? D
     }
 
-    /// Whether an instance in stored form may ask to be torn down: its type is `T`, which
-    /// conforms, or another type (a subclass, an implementation of a protocol `T`), which is
-    /// then checked.
+    /// Which teardown protocols an instance in stored form may conform to: when its type is
+    /// `T`, those `T` conforms to (known without a cast); otherwise (a subclass, an
+    /// implementation of a protocol `T`, a boxed value) both, to be checked.
+    @inline(__always)
+    func teardownChecks(of instance: AnyObject) -> (synchronous: Bool, asynchronous: Bool) {
+        if storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id {
+            return (flags.contains(.tearsDown), flags.contains(.tearsDownAsynchronously))
+        }
+        return (true, true)
+    }
+
+    /// Whether an instance in stored form may ask to be torn down (see `teardownChecks(of:)`).
     @inline(__always)
     func mayTearDown(_ instance: AnyObject) -> Bool {
-        flags.contains(.tearsDown) || !storesObjects || ObjectIdentifier(Swift.type(of: instance)) != producedType.id
+        let checks = teardownChecks(of: instance)
+        return checks.synchronous || checks.asynchronous
     }
 
     /// An instance in stored form as a value of its own type.
