@@ -1,19 +1,21 @@
 /// One instance of a scope that asked to be torn down, and how.
 struct ScopeTeardown: @unchecked Sendable {
     let record: RegistrationRecord
-    let synchronous: (any TeardownAware)?
-    let asynchronous: (any AsyncTeardownAware)?
+    let instance: AnyObject
+    let witness: TeardownWitness
 
     /// The teardown of `instance` (in stored form) of `record`, or nil when it asks for none.
     init?(_ instance: AnyObject, of record: RegistrationRecord) {
-        // A conformance check is a runtime lookup: only the ones that may succeed are made.
-        let checks = record.teardownChecks(of: instance)
-        guard checks.synchronous || checks.asynchronous else { return nil }
-        let value = record.value(of: instance)
-        synchronous = checks.synchronous ? value as? any TeardownAware : nil
-        asynchronous = checks.asynchronous ? value as? any AsyncTeardownAware : nil
-        if synchronous == nil, asynchronous == nil { return nil }
         self.record = record
+        self.instance = instance
+        if let known = record.teardownWitness(of: instance) {
+            guard let known else { return nil }
+            witness = known
+            return
+        }
+        // Not exactly the registered type: its conformances are looked up.
+        guard let checked = TeardownWitness.checking(record.value(of: instance)) else { return nil }
+        witness = checked
     }
 
     /// The dependency torn down, named only when reported.
@@ -25,20 +27,20 @@ struct ScopeTeardown: @unchecked Sendable {
     static func runSynchronously(_ teardowns: [ScopeTeardown], in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
         for teardown in teardowns {
-            if let synchronous = teardown.synchronous {
+            if let synchronous = teardown.witness.synchronous {
                 do {
-                    try synchronous.tearDown()
+                    try synchronous(teardown.instance)
                     scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
                 } catch {
                     failures.append(teardown.failure(error, in: scope))
                 }
-            } else if let asynchronous = teardown.asynchronous {
-                let instance = UncheckedSendable(asynchronous)
+            } else if let asynchronous = teardown.witness.asynchronous {
+                let instance = UncheckedSendable(teardown.instance)
                 let graph = scope.graph
                 let (dependency, id) = (teardown.dependency, scope.id)
                 Task {
                     do {
-                        try await instance.value.tearDown()
+                        try await asynchronous(instance.value)
                         graph.report(.tornDown(dependency, scope: id, error: nil))
                     } catch {
                         graph.report(.tornDown(dependency, scope: id, error: error))
@@ -56,10 +58,10 @@ struct ScopeTeardown: @unchecked Sendable {
         var failures: [ScopeTeardownError.Failure] = []
         for teardown in teardowns {
             do {
-                if let asynchronous = teardown.asynchronous {
-                    try await asynchronous.tearDown()
+                if let asynchronous = teardown.witness.asynchronous {
+                    try await asynchronous(teardown.instance)
                 } else {
-                    try teardown.synchronous?.tearDown()
+                    try teardown.witness.synchronous?(teardown.instance)
                 }
                 scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
             } catch {

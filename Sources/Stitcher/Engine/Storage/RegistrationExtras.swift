@@ -1,6 +1,7 @@
 /// The parts of a registration that most registrations do without, kept apart so that
 /// their records stay small: parameters, a boxed instance form, an asynchronous factory,
-/// the context of a factory that captures values, and the factory's isolation.
+/// the context of a factory that captures values, the factory's isolation, and how a
+/// dependency scope tears its instances down.
 ///
 /// Made once by the provider; the record keeps the same object.
 @usableFromInline
@@ -17,10 +18,13 @@ final class RegistrationExtras: @unchecked Sendable {
     let originContext: UInt
     /// The factory is isolated to the main actor and runs only there.
     let isMainActor: Bool
+    /// How to tear down an instance of `T`, when `T` asks for it.
+    let teardown: TeardownWitness?
 
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool,
+        teardown: TeardownWitness?
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
@@ -28,6 +32,7 @@ final class RegistrationExtras: @unchecked Sendable {
         self.makeAsync = makeAsync
         self.originContext = originContext
         self.isMainActor = isMainActor
+        self.teardown = teardown
     }
 
     /// The extras of a factory; nil when it needs none.
@@ -41,7 +46,17 @@ final class RegistrationExtras: @unchecked Sendable {
         }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-            originContext: originContext, isMainActor: isMainActor
+            originContext: originContext, isMainActor: isMainActor, teardown: nil
+        )
+    }
+
+    /// `extras` (or none) with `teardown` added: made for the `.scoped` registrations of a
+    /// type that asks to be torn down, whose records are then made.
+    static func adding(_ teardown: TeardownWitness, to extras: RegistrationExtras?) -> RegistrationExtras {
+        RegistrationExtras(
+            parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
+            form: extras?.form, makeAsync: extras?.makeAsync, originContext: extras?.originContext ?? 0,
+            isMainActor: extras?.isMainActor ?? false, teardown: teardown
         )
     }
 }

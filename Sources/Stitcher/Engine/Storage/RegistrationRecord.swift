@@ -35,11 +35,9 @@ final class RegistrationRecord: @unchecked Sendable {
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
         static let alwaysAware = Flags(rawValue: 2)
         static let takesParameters = Flags(rawValue: 4)
-        /// `T` itself is `TeardownAware`; checked for `.scoped` registrations only (see
-        /// `teardownChecks(of:)`).
+        /// `T` itself is `TeardownAware` or `AsyncTeardownAware`, and `extras` holds its
+        /// `TeardownWitness`; checked for `.scoped` registrations only.
         static let tearsDown = Flags(rawValue: 8)
-        /// `T` itself is `AsyncTeardownAware`; checked as `tearsDown` is.
-        static let tearsDownAsynchronously = Flags(rawValue: 16)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -75,13 +73,11 @@ final class RegistrationRecord: @unchecked Sendable {
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
-        if lifetime == .scoped, producedType.type is any TeardownAware.Type { flags.insert(.tearsDown) }
-        if lifetime == .scoped, producedType.type is any AsyncTeardownAware.Type {
-            flags.insert(.tearsDownAsynchronously)
-        }
+        let teardown = lifetime == .scoped ? TeardownWitness.of(producedType.type) : nil
+        if teardown != nil { flags.insert(.tearsDown) }
         self.flags = flags
         self.make = make
-        self.extras = extras
+        self.extras = teardown.map { RegistrationExtras.adding($0, to: extras) } ?? extras
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the
@@ -182,22 +178,19 @@ final class RegistrationRecord: @unchecked Sendable {
         return value(of: instance) as? D
     }
 
-    /// Which teardown protocols an instance in stored form may conform to: when its type is
-    /// `T`, those `T` conforms to (known without a cast); otherwise (a subclass, an
-    /// implementation of a protocol `T`, a boxed value) both, to be checked.
+    /// How to tear down `instance` (in stored form) without a cast, when its type is `T`:
+    /// `.some(nil)` when `T` asks for no teardown; nil when its type is another one (a
+    /// subclass, an implementation of a protocol `T`) or a value, to be checked.
     @inline(__always)
-    func teardownChecks(of instance: AnyObject) -> (synchronous: Bool, asynchronous: Bool) {
-        if storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id {
-            return (flags.contains(.tearsDown), flags.contains(.tearsDownAsynchronously))
-        }
-        return (true, true)
+    func teardownWitness(of instance: AnyObject) -> TeardownWitness?? {
+        guard storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id else { return nil }
+        return .some(flags.contains(.tearsDown) ? extras?.teardown : nil)
     }
 
-    /// Whether an instance in stored form may ask to be torn down (see `teardownChecks(of:)`).
+    /// Whether an instance in stored form may ask to be torn down.
     @inline(__always)
     func mayTearDown(_ instance: AnyObject) -> Bool {
-        let checks = teardownChecks(of: instance)
-        return checks.synchronous || checks.asynchronous
+        teardownWitness(of: instance).map { $0 != nil } ?? true
     }
 
     /// An instance in stored form as a value of its own type.
