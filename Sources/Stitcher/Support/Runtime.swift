@@ -49,6 +49,13 @@ var isolatedGraphCount: Int { stitcher_isolated_graph_count() }
 /// Counts isolated graphs bound (positive `delta`) or unbound (negative).
 func addIsolatedGraphs(_ delta: Int) { stitcher_add_isolated_graphs(delta) }
 
+/// How many dependency scopes are bound to tasks right now (see `GraphContext.scope`).
+@inline(__always)
+var taskScopeCount: Int { stitcher_task_scope_count() }
+
+/// Counts scopes bound to a task (positive `delta`) or unbound (negative).
+func addTaskScopes(_ delta: Int) { stitcher_add_task_scopes(delta) }
+
 /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
 @inline(__always)
 var inheritedPathCount: Int { stitcher_inherited_path_count() }

@@ -32,7 +32,9 @@ typedef struct {
     _Atomic(long) observed_graphs;
     /// How many graphs set their own cycle detection right now.
     _Atomic(long) cycle_overrides;
-    char padding[80];
+    /// How many dependency scopes are bound to tasks (task-local values) right now.
+    _Atomic(long) task_scopes;
+    char padding[72];
 } stitcher_lookup_counters;
 
 extern stitcher_lookup_counters stitcher_counters;
@@ -76,6 +78,21 @@ static inline void stitcher_add_observed_graphs(long delta) {
 static inline long stitcher_cycle_override_count(void) {
     return atomic_load_explicit(&stitcher_counters.cycle_overrides, memory_order_relaxed);
 }
+
+static inline long stitcher_task_scope_count(void) {
+    return atomic_load_explicit(&stitcher_counters.task_scopes, memory_order_relaxed);
+}
+
+static inline void stitcher_add_task_scopes(long delta) {
+    atomic_fetch_add_explicit(&stitcher_counters.task_scopes, delta, memory_order_relaxed);
+}
+
+/// The Swift runtime's accessor of the task running on the calling thread (NULL outside a
+/// task), which Swift exposes only through `withUnsafeCurrentTask`, at ten times the cost.
+/// It takes no argument and returns a pointer, so the C calling convention matches.
+extern void *_Nullable swift_task_getCurrent(void);
+
+static inline void *_Nullable stitcher_current_task(void) { return swift_task_getCurrent(); }
 
 static inline void stitcher_add_cycle_overrides(long delta) {
     atomic_fetch_add_explicit(&stitcher_counters.cycle_overrides, delta, memory_order_relaxed);

@@ -2,10 +2,12 @@ extension DependencyGraph {
     /// Runs `body` in a new dependency scope over the current graph: `.scoped` dependencies
     /// injected in it are built once for it, and released (and torn down) when it ends.
     ///
-    /// Open one per unit of work: an HTTP request, a job, a user session. The scope is bound
-    /// to the current task and inherited by its child tasks; carry it to threads you start
-    /// yourself with ``currentContext`` and ``Context/run(_:)``. Scopes nest: a scope opened
-    /// inside another keeps its own `.scoped` instances.
+    /// Open one per unit of work: an HTTP request, a job, a user session. This synchronous
+    /// form binds the scope to the thread running `body` (its body can start no child task;
+    /// a `Task { … }` started in it does not see the scope); the asynchronous form binds it
+    /// to the task and its child tasks. Carry it to threads or tasks you start yourself with
+    /// ``currentContext`` and ``Context/run(_:)``. Scopes nest: a scope opened inside another
+    /// keeps its own `.scoped` instances.
     ///
     /// With a `container`, its registrations are active inside the scope only, overriding the
     /// graph's registrations of the same identity there; lookups of anything else fall

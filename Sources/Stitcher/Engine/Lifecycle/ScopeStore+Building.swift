@@ -17,10 +17,12 @@ extension ScopeStore {
     ///   - path: the resolution path that leads here, ending with this entry; kept while
     ///     waiting, so that a cycle across threads is reported whole.
     ///   - ended: the error thrown when the scope has ended.
+    ///   - make: builds the instance; told whether the scope is bound to a task, whose child
+    ///     tasks, those the factory starts included, see it.
     func instance(
         of entry: IndexEntry, for key: ArgumentKey, chain: () -> ResolutionChain,
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
-        make: () throws -> AnyObject
+        make: (_ sharedWithTasks: Bool) throws -> AnyObject
     ) throws -> AnyObject {
         let lock = self.lock
         lock.lock()
@@ -54,8 +56,9 @@ extension ScopeStore {
             }
             break
         }
+        let sharedWithTasks = isSharedWithTasks
         lock.unlock()
-        return try keep(index, of: entry.record, ended: ended) { try make() }
+        return try keep(index, of: entry.record, ended: ended) { try make(sharedWithTasks) }
     }
 
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by

@@ -49,6 +49,9 @@ final class ScopeStore: @unchecked Sendable {
     @exclusivity(unchecked) var newestTeardown = -1
     @exclusivity(unchecked) var builtCount = 0
     @exclusivity(unchecked) var isClosed = false
+    /// Whether the scope has been bound to a task, whose child tasks see it; until then only
+    /// code that runs on the thread of a synchronous body does (see `GraphContext.scope`).
+    @exclusivity(unchecked) var isSharedWithTasks = false
     /// Asynchronous injections suspended until a build completes.
     @exclusivity(unchecked) var asyncWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -65,21 +68,23 @@ final class ScopeStore: @unchecked Sendable {
         id = Self.ids.wrappingIncrementThenLoad(ordering: .relaxed)
     }
 
+    /// Records that the scope is bound to a task from now on.
+    func markSharedWithTasks() {
+        lock.withLock { isSharedWithTasks = true }
+    }
+
     /// How many scopes enclose this one.
     var depth: Int { parent.map { $0.depth + 1 } ?? 0 }
 
     /// The position of the slot for `entry` and `key`; the caller holds the lock.
     func position(of entry: IndexEntry, _ key: ArgumentKey) -> Int? {
         if let positions { return positions[SlotKey(entry: ObjectIdentifier(entry), key: key)] }
-        var index = 0
-        let count = slots.count
-        while index < count {
-            if slots[index].entry === entry, key.values.isEmpty ? slots[index].key.values.isEmpty : slots[index].key == key {
-                return index
+        // Through the buffer: no slot is copied (and none of its references counted).
+        return slots.withUnsafeBufferPointer { buffer in
+            buffer.firstIndex { slot in
+                slot.entry === entry && (key.values.isEmpty ? slot.key.values.isEmpty : slot.key == key)
             }
-            index += 1
         }
-        return nil
     }
 
     /// Appends a slot claimed by `builder`; the caller holds the lock.

@@ -55,7 +55,12 @@ extension GraphEngine {
             of: entry, for: key, chain: chain,
             path: { self.path(to: entry, state) },
             ended: { self.scopeEnded(entry, state) },
-            make: { try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain()) })
+            make: { sharedWithTasks in
+                // Tasks the factory starts cannot see a scope bound to this thread only: no
+                // path to share with them.
+                guard sharedWithTasks else { return try instantiate(entry, arguments, state, inherited: inherited, chain: chain()) }
+                return try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain())
+            })
     }
 
     /// Instantiates a stored instance with the resolution path shared with the child tasks

@@ -10,7 +10,8 @@ extension GraphEngine {
     ///   (directly or through `.instance` dependencies), or when no scope is open.
     @inline(__always)
     func servingScope(for entry: IndexEntry, _ state: ThreadState?) throws -> ScopeStore {
-        if let holder = captiveHolder(state) {
+        // Nothing in progress and no path inherited (the usual outermost injection): no holder.
+        if state?.frames.isEmpty != true || inheritedPathCount != 0, let holder = captiveHolder(state) {
             throw scopeError(.captiveDependency(holder: holder.context, holderScope: holder.scope), entry, state)
         }
         guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, state) }
@@ -28,9 +29,19 @@ extension GraphEngine {
     private func captiveHolder(_ state: ThreadState?) -> (context: InjectionError.DependencyContext, scope: String)? {
         // Innermost first: this thread's frames, then the path inherited from the task. The
         // first instantiation that is not `.instance` decides.
-        let nearest = state.flatMap { $0.frames.reversed().lazy.map(\.entry.record).first(where: Self.keepsInstances) }
-            ?? (state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask)?.current
-                .reversed().lazy.map(\.record).first(where: Self.keepsInstances)
+        var nearest: RegistrationRecord?
+        if let frames = state?.frames {
+            var index = frames.count - 1
+            while index >= 0, nearest == nil {
+                let record = frames[index].entry.record
+                if Self.keepsInstances(record) { nearest = record }
+                index -= 1
+            }
+        }
+        if nearest == nil {
+            nearest = (state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask)?.current
+                .reversed().first(where: { Self.keepsInstances($0.record) })?.record
+        }
         guard let holder = nearest, holder.lifetime.outlivesScopes else { return nil }
         return (holder.locator.context, holder.scope.description)
     }

@@ -42,6 +42,9 @@ final class ThreadState {
     /// The path this thread shares with child tasks while a stored-scope dependency is
     /// being built.
     @exclusivity(unchecked) var shared: InheritedResolution?
+    /// The dependency scope a synchronous region of a task (or of code outside any task)
+    /// binds on this thread, while it runs (see `GraphContext.scope`).
+    @exclusivity(unchecked) var scopeBinding: ScopeBinding?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
     /// The lowest address of this thread's stack (see `StackGuard`).
@@ -91,6 +94,12 @@ final class ThreadState {
         pthread_setspecific(runtime.threadStateKey, pointer)
         stitcher_set_current_thread_state(pointer)
         return state
+    }
+
+    /// A scope bound on a thread by a synchronous region of `task` (nil outside any task).
+    struct ScopeBinding {
+        let scope: ScopeStore?
+        let task: UnsafeMutableRawPointer?
     }
 
     /// Forgets what the outermost resolution that just ended kept.

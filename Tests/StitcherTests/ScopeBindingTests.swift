@@ -1,0 +1,74 @@
+import Foundation
+import Stitcher
+import StitcherTesting
+import Testing
+
+private final class Session: @unchecked Sendable {}
+
+/// Where a scope is bound: an asynchronous scope to its task (and child tasks), a
+/// synchronous one to the thread running its body; a carried context binds it anywhere.
+@Suite(.isolatedDependencyGraph)
+struct ScopeBindingTests {
+    @Test func aSynchronousScopeInsideAnAsynchronousOneIsTheInnermost() async throws {
+        await DependencyGraph.activate(DependencyContainer { Dependency { Session() }.scope(.scoped) })
+        try await DependencyGraph.withScope {
+            let outer: Session = try DependencyGraph.inject()
+            let inner: Session = try DependencyGraph.withScope {
+                let inner: Session = try DependencyGraph.inject()
+                #expect(try (DependencyGraph.inject() as Session) === inner)
+                return inner
+            }
+            #expect(inner !== outer)
+            #expect(try (DependencyGraph.inject() as Session) === outer, "the outer scope is seen again")
+            await Task.yield()
+            #expect(try (DependencyGraph.inject() as Session) === outer, "also after a suspension")
+        }
+    }
+
+    @Test func aSynchronousScopeEndsOnItsThreadWithItsBody() throws {
+        DependencyGraph.activate(DependencyContainer { Dependency { Session() }.scope(.scoped) })
+        try DependencyGraph.withScope { _ = try DependencyGraph.inject() as Session }
+        let error = #expect(throws: DependencyScopeError.self) {
+            try DependencyGraph.inject() as Session
+        }
+        #expect(error?.reason == .noScopeOpen)
+    }
+
+    @Test func aTaskStartedInASynchronousBodySeesTheScopeOnlyThroughACarriedContext() async throws {
+        await DependencyGraph.activate(DependencyContainer { Dependency { Session() }.scope(.scoped) })
+        let graph = DependencyGraph.currentContext
+        let outcome = Protected<(uncarried: DependencyScopeError.Reason?, carried: Bool)>((nil, false))
+        // The scope's body blocks while its task runs: on a thread of its own, awaited without
+        // holding a thread of the cooperative pool, which the task needs.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                graph.run {
+                    try? DependencyGraph.withScope {
+                        let mine: Session = try DependencyGraph.inject()
+                        let context = DependencyGraph.currentContext
+                        let finished = DispatchSemaphore(value: 0)
+                        Task {
+                            do {
+                                _ = try DependencyGraph.inject() as Session
+                            } catch {
+                                outcome.withLock { $0.uncarried = (error as? DependencyScopeError)?.reason }
+                            }
+                            // The asynchronous `run`: the scope is bound to this task.
+                            let same = await context.run {
+                                await Task.yield()
+                                return (try? DependencyGraph.inject() as Session) === mine
+                            }
+                            outcome.withLock { $0.carried = same }
+                            finished.signal()
+                        }
+                        finished.wait()
+                    }
+                }
+                done.resume()
+            }
+        }
+        let seen = outcome.withLock { $0 }
+        #expect(seen.uncarried == .noScopeOpen)
+        #expect(seen.carried, "the carried context binds the scope to the task")
+    }
+}
