@@ -23,12 +23,14 @@ enum GraphContext {
     /// The innermost open dependency scope of the calling code, if any.
     @inline(__always)
     static var scope: ScopeStore? {
-        if let state = ThreadState.unretainedCurrent,
-           let binding = state._withUnsafeGuaranteedRef({ $0.scopeBinding }),
-           binding.task == stitcher_current_task()
-        {
-            return binding.scope
-        }
+        guard let state = ThreadState.unretainedCurrent else { return scope(on: nil) }
+        return state._withUnsafeGuaranteedRef { scope(on: $0) }
+    }
+
+    /// `scope`, for a caller that holds the calling thread's state (nil when it has none).
+    @inline(__always)
+    static func scope(on state: ThreadState?) -> ScopeStore? {
+        if let binding = state?.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
         return taskScopeCount == 0 ? nil : taskScope
     }
 

@@ -38,27 +38,21 @@ extension ScopeStore {
             case .claimed(let claimed):
                 index = claimed
             case .wait(let builder):
-                let waiter = chain()
-                if builder !== waiter {
-                    do {
-                        try WaitRegistry.beginWaiting(waiter, for: builder, along: path())
-                    } catch {
-                        lock.unlock()
-                        throw error
-                    }
-                    lock.wait()
-                    WaitRegistry.endWaiting(waiter)
-                } else {
-                    // A sibling task of the same resolution is building it: wait for it.
-                    lock.wait()
-                }
+                try WaitRegistry.block(chain(), for: builder, on: lock, along: path)
                 continue
             }
             break
         }
         let sharedWithTasks = isSharedWithTasks
         lock.unlock()
-        return try keep(index, of: entry.record, ended: ended) { try make(sharedWithTasks) }
+        let instance: AnyObject
+        do {
+            instance = try make(sharedWithTasks)
+        } catch {
+            _ = complete(index, with: nil, of: entry.record)
+            throw error
+        }
+        return try kept(instance, in: index, of: entry.record, ended: ended)
     }
 
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by
@@ -84,16 +78,15 @@ extension ScopeStore {
                 }
                 return try kept(instance, in: index, of: entry.record, ended: ended)
             case .wait(let builder):
-                if builder !== chain { try WaitRegistry.beginWaiting(chain, for: builder, along: path()) }
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let stillBuilding = lock.withLock {
-                        guard let index = position(of: entry, key), slots[index].builder != nil, !isClosed else { return false }
+                try await WaitRegistry.suspend(chain, for: builder, along: path) { continuation in
+                    lock.withLock {
+                        guard !isClosed, let index = position(of: entry, key), slots[index].builder != nil else {
+                            return false
+                        }
                         asyncWaiters.append(continuation)
                         return true
                     }
-                    if !stillBuilding { continuation.resume() }
                 }
-                if builder !== chain { WaitRegistry.endWaiting(chain) }
             }
         }
     }
@@ -110,20 +103,6 @@ extension ScopeStore {
         return .claimed(index)
     }
 
-    /// Runs `make` for the claimed slot `index` and keeps what it builds.
-    private func keep(
-        _ index: Int, of record: RegistrationRecord, ended: () -> any Error, make: () throws -> AnyObject
-    ) throws -> AnyObject {
-        let instance: AnyObject
-        do {
-            instance = try make()
-        } catch {
-            _ = complete(index, with: nil, of: record)
-            throw error
-        }
-        return try kept(instance, in: index, of: record, ended: ended)
-    }
-
     /// Keeps a new instance in slot `index`; when the scope ended while it was built, the
     /// instance is torn down at once and `ended()` thrown.
     private func kept(
@@ -138,13 +117,15 @@ extension ScopeStore {
     /// claim and wakes every waiter; false when the scope has ended.
     private func complete(_ index: Int, with instance: AnyObject?, of record: RegistrationRecord) -> Bool {
         let lock = self.lock
+        let teardown = instance.flatMap(record.teardown(of:))
         let (open, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
             if isClosed { return (false, []) }
             slots[index].builder = nil
             if let instance {
                 slots[index].instance = instance
                 builtCount += 1
-                if record.mayTearDown(instance) {
+                if let teardown {
+                    slots[index].teardown = teardown
                     slots[index].olderTeardown = newestTeardown
                     newestTeardown = index
                 }

@@ -30,11 +30,13 @@ final class ScopeStore: @unchecked Sendable {
         /// cannot be reused by another entry while the scope is open.
         let entry: IndexEntry
         let key: ArgumentKey
-        var instance: AnyObject?
         /// The resolution building the instance, while one is.
         var builder: ResolutionChain?
-        /// The slot built before this one that may need a teardown (-1 for none): the
-        /// slots to tear down, newest first, with no array of their own.
+        var instance: AnyObject?
+        /// How to tear the instance down, if it asks for it.
+        var teardown: TeardownWitness?
+        /// The slot built before this one that needs a teardown (-1 for none): the slots to
+        /// tear down, newest first, with no array of their own.
         var olderTeardown = -1
     }
 
@@ -45,7 +47,7 @@ final class ScopeStore: @unchecked Sendable {
     @exclusivity(unchecked) var slots: [Slot] = []
     /// Positions in `slots`, made once a scope serves more than a handful.
     @exclusivity(unchecked) private var positions: [SlotKey: Int]?
-    /// The newest slot that may need a teardown, or -1.
+    /// The newest slot that needs a teardown, or -1.
     @exclusivity(unchecked) var newestTeardown = -1
     @exclusivity(unchecked) var builtCount = 0
     @exclusivity(unchecked) var isClosed = false
@@ -90,7 +92,7 @@ final class ScopeStore: @unchecked Sendable {
     /// Appends a slot claimed by `builder`; the caller holds the lock.
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey, by builder: ResolutionChain) -> Int {
         if slots.isEmpty { slots.reserveCapacity(8) }
-        slots.append(Slot(entry: entry, key: key, instance: nil, builder: builder))
+        slots.append(Slot(entry: entry, key: key, builder: builder))
         let index = slots.count - 1
         if positions != nil {
             positions![SlotKey(entry: ObjectIdentifier(entry), key: key)] = index
@@ -122,8 +124,8 @@ final class ScopeStore: @unchecked Sendable {
         var index = newest
         while index >= 0 {
             let slot = closed[index]
-            if let instance = slot.instance, let teardown = ScopeTeardown(instance, of: slot.entry.record) {
-                teardowns.append(teardown)
+            if let instance = slot.instance, let witness = slot.teardown {
+                teardowns.append(ScopeTeardown(instance, of: slot.entry.record, by: witness))
             }
             index = slot.olderTeardown
         }

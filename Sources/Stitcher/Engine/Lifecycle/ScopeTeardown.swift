@@ -4,26 +4,25 @@ struct ScopeTeardown: @unchecked Sendable {
     let instance: AnyObject
     let witness: TeardownWitness
 
-    /// The teardown of `instance` (in stored form) of `record`, or nil when it asks for none.
-    init?(_ instance: AnyObject, of record: RegistrationRecord) {
+    init(_ instance: AnyObject, of record: RegistrationRecord, by witness: TeardownWitness) {
         self.record = record
         self.instance = instance
-        if let known = record.teardownWitness(of: instance) {
-            guard let known else { return nil }
-            witness = known
-            return
-        }
-        // Not exactly the registered type: its conformances are looked up.
-        guard let checked = TeardownWitness.checking(record.value(of: instance)) else { return nil }
-        witness = checked
+        self.witness = witness
+    }
+
+    /// The teardown of `instance` (in stored form) of `record`, or nil when it asks for none.
+    init?(_ instance: AnyObject, of record: RegistrationRecord) {
+        guard let witness = record.teardown(of: instance) else { return nil }
+        self.init(instance, of: record, by: witness)
     }
 
     /// The dependency torn down, named only when reported.
     var dependency: InjectionError.DependencyContext { record.locator.context }
 
     /// Runs every teardown in the order given (newest first), whatever each does; returns
-    /// the failures in the order they happened. An asynchronous-only teardown is started in a task of its own
-    /// (a synchronous scope cannot await it) and reported as a failure that says so.
+    /// the failures in the order they happened. An asynchronous-only teardown is started in
+    /// a task of its own (a synchronous scope cannot await it) and reported as a failure that
+    /// says so.
     static func runSynchronously(_ teardowns: [ScopeTeardown], in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
         for teardown in teardowns {

@@ -58,8 +58,9 @@ extension GraphEngine {
             make: { sharedWithTasks in
                 // Tasks the factory starts cannot see a scope bound to this thread only: no
                 // path to share with them.
-                guard sharedWithTasks else { return try instantiate(entry, arguments, state, inherited: inherited, chain: chain()) }
-                return try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain())
+                sharedWithTasks
+                    ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain())
+                    : try instantiate(entry, arguments, state, inherited: inherited, chain: chain())
             })
     }
 

@@ -14,7 +14,8 @@ extension GraphEngine {
         if state?.frames.isEmpty != true || inheritedPathCount != 0, let holder = captiveHolder(state) {
             throw scopeError(.captiveDependency(holder: holder.context, holderScope: holder.scope), entry, state)
         }
-        guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, state) }
+        let scope = if let state { GraphContext.scope(on: state) } else { GraphContext.scope }
+        guard let scope else { throw scopeError(.noScopeOpen, entry, state) }
         return scope
     }
 

@@ -156,6 +156,42 @@ enum WaitRegistry {
         waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) }
     }
 
+    /// Blocks on `lock`, which the caller holds, until a build `builder` runs may have
+    /// completed (the caller re-checks); the lock is held again on return.
+    ///
+    /// - Throws: the cycle `beginWaiting` finds, with `lock` released.
+    static func block(
+        _ waiter: ResolutionChain, for builder: ResolutionChain, on lock: Lock,
+        along path: () -> [InjectionError.DependencyContext]
+    ) throws {
+        // A sibling task of the same resolution is building it: wait for it.
+        guard builder !== waiter else { return lock.wait() }
+        do {
+            try beginWaiting(waiter, for: builder, along: path())
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        lock.wait()
+        endWaiting(waiter)
+    }
+
+    /// Suspends until a build `builder` runs may have completed (the caller re-checks):
+    /// `enqueue` keeps the continuation to resume, or returns false when the build is over.
+    ///
+    /// - Throws: the cycle `beginWaiting` finds.
+    static func suspend(
+        _ waiter: ResolutionChain, for builder: ResolutionChain,
+        along path: () -> [InjectionError.DependencyContext],
+        enqueue: (CheckedContinuation<Void, Never>) -> Bool
+    ) async throws {
+        if builder !== waiter { try beginWaiting(waiter, for: builder, along: path()) }
+        await withCheckedContinuation { continuation in
+            if !enqueue(continuation) { continuation.resume() }
+        }
+        if builder !== waiter { endWaiting(waiter) }
+    }
+
     /// Joins the paths of the chains in a loop of waits into one path that starts and ends
     /// with the same dependency.
     ///

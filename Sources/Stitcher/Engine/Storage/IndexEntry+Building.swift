@@ -29,19 +29,7 @@ extension IndexEntry {
                 return existing
             }
             guard let builder = state(creating: false)?.builders[key] else { break }
-            if builder !== chain {
-                do {
-                    try WaitRegistry.beginWaiting(chain, for: builder, along: path())
-                } catch {
-                    lock.unlock()
-                    throw error
-                }
-                lock.wait()
-                WaitRegistry.endWaiting(chain)
-            } else {
-                // A sibling task of the same resolution is building it: wait for it.
-                lock.wait()
-            }
+            try WaitRegistry.block(chain, for: builder, on: lock, along: path)
         }
         state(creating: true)!.builders[key] = chain
         lock.unlock()
@@ -81,16 +69,13 @@ extension IndexEntry {
             }
             if let existing { return existing }
             guard let builder else { break }
-            if builder !== chain { try WaitRegistry.beginWaiting(chain, for: builder, along: path()) }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let stillBuilding = lock.withLock {
+            try await WaitRegistry.suspend(chain, for: builder, along: path) { continuation in
+                lock.withLock {
                     guard let state = state(creating: false), state.builders[key] != nil else { return false }
                     state.asyncWaiters.append(continuation)
                     return true
                 }
-                if !stillBuilding { continuation.resume() }
             }
-            if builder !== chain { WaitRegistry.endWaiting(chain) }
         }
         let instance: AnyObject
         do {

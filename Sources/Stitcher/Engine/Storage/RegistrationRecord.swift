@@ -35,9 +35,6 @@ final class RegistrationRecord: @unchecked Sendable {
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
         static let alwaysAware = Flags(rawValue: 2)
         static let takesParameters = Flags(rawValue: 4)
-        /// `T` itself is `TeardownAware` or `AsyncTeardownAware`, and `extras` holds its
-        /// `TeardownWitness`; checked for `.scoped` registrations only.
-        static let tearsDown = Flags(rawValue: 8)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -74,7 +71,6 @@ final class RegistrationRecord: @unchecked Sendable {
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
         let teardown = lifetime == .scoped ? TeardownWitness.of(producedType.type) : nil
-        if teardown != nil { flags.insert(.tearsDown) }
         self.flags = flags
         self.make = make
         self.extras = teardown.map { RegistrationExtras.adding($0, to: extras) } ?? extras
@@ -178,19 +174,14 @@ final class RegistrationRecord: @unchecked Sendable {
         return value(of: instance) as? D
     }
 
-    /// How to tear down `instance` (in stored form) without a cast, when its type is `T`:
-    /// `.some(nil)` when `T` asks for no teardown; nil when its type is another one (a
-    /// subclass, an implementation of a protocol `T`) or a value, to be checked.
+    /// How to tear down `instance` (in stored form), nil when it asks for no teardown: for an
+    /// instance of exactly `T`, the witness found when the record was made (`.scoped`
+    /// registrations only); for another type (a subclass, an implementation of a protocol
+    /// `T`) or a value, its conformances are looked up.
     @inline(__always)
-    func teardownWitness(of instance: AnyObject) -> TeardownWitness?? {
-        guard storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id else { return nil }
-        return .some(flags.contains(.tearsDown) ? extras?.teardown : nil)
-    }
-
-    /// Whether an instance in stored form may ask to be torn down.
-    @inline(__always)
-    func mayTearDown(_ instance: AnyObject) -> Bool {
-        teardownWitness(of: instance).map { $0 != nil } ?? true
+    func teardown(of instance: AnyObject) -> TeardownWitness? {
+        if storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id { return extras?.teardown }
+        return TeardownWitness.checking(value(of: instance))
     }
 
     /// An instance in stored form as a value of its own type.
