@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
         .target(
             name: "ScopeWorkload",
-            dependencies: [.product(name: "Stitcher", package: "Stitcher")],
+            dependencies: [.product(name: "Stitcher", package: "Stitcher"), "OpaqueUse"],
             path: "Sources/ScopeWorkload"
         ),
         .executableTarget(

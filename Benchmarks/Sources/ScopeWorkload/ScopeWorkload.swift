@@ -1,10 +1,14 @@
+import OpaqueUse
 import Stitcher
 
 // Workload 11: the work of one request. Five request-scoped objects (the repository
 // depends on the session and the cache), two of which release something at the end, plus
 // one process-wide singleton. Stitcher opens a scope, injects the six, closes the scope
 // (teardown included); the hand-written baseline builds the same objects into a struct
-// and calls the same teardowns.
+// and calls the same teardowns. Both hand every object to the request's handlers (`use`, in
+// another module): objects a request builds reach its code, and a baseline whose objects
+// reach nothing lets the optimizer put some of them on the stack, which no request
+// handler's dependencies ever are.
 
 public final class RequestSession: TeardownAware {
     public init() {}
@@ -58,7 +62,7 @@ public func stitcherRequest() throws -> AnyObject {
         let log: RequestLog = try DependencyGraph.inject()
         let user: RequestUser = try DependencyGraph.inject()
         let clock: ProcessClock = try DependencyGraph.inject()
-        withExtendedLifetime((session, cache, log, user, clock)) {}
+        handle(repository, session, cache, log, user, clock)
         return repository
     }
 }
@@ -79,7 +83,22 @@ public func handWrittenRequest(clock: ProcessClock) -> AnyObject {
         }
     }
     let request = Request(clock: clock)
+    handle(request.repository, request.session, request.cache, request.log, request.user, request.clock)
     request.repository.tearDown()
     request.session.tearDown()
     return request.repository
+}
+
+/// The request's handlers, given its dependencies.
+@inline(__always)
+func handle(
+    _ repository: RequestRepository, _ session: RequestSession, _ cache: RequestCache,
+    _ log: RequestLog, _ user: RequestUser, _ clock: ProcessClock
+) {
+    use(repository)
+    use(session)
+    use(cache)
+    use(log)
+    use(user)
+    use(clock)
 }

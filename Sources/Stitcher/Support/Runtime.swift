@@ -25,6 +25,13 @@ struct Runtime: @unchecked Sendable {
         Self.lock(for: object, in: stripedLocks)
     }
 
+    /// The shared lock numbered `number` (any integer: numbers that differ in their low bits
+    /// get different locks), for objects that carry a number of their own.
+    @inline(__always)
+    func stripedLock(number: Int) -> Lock {
+        stripedLocks[number & (stripedLocks.count - 1)]
+    }
+
     /// The path lock of a resolution path shared with child tasks, chosen by its address.
     @inline(__always)
     func pathLock(for path: AnyObject) -> Lock {

@@ -63,16 +63,17 @@ extension DependencyGraph.Context {
     public func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
         let scope = OpenScope(over: self, container: container)
         let context = scope.context(heldBy: lifetime)
-        let outcome: Result<R, any Error>
+        let value: R
         do {
-            outcome = .success(try context.run {
+            value = try context.run {
                 if let container { context.activate(container) }
                 return try body()
-            })
+            }
         } catch {
-            outcome = .failure(error)
+            try scope.end(rethrowing: error)
         }
-        return try scope.end(outcome)
+        try scope.end()
+        return value
     }
 
     /// Runs asynchronous `body` in a new dependency scope over this context's graph (see
@@ -84,15 +85,16 @@ extension DependencyGraph.Context {
     ) async throws -> R {
         let scope = OpenScope(over: self, container: container)
         let context = scope.context(heldBy: lifetime)
-        let outcome: Result<R, any Error>
+        let value: R
         do {
-            outcome = .success(try await context.run(isolation: isolation) {
+            value = try await context.run(isolation: isolation) {
                 if let container { await context.activate(container) }
                 return try await body()
-            })
+            }
         } catch {
-            outcome = .failure(error)
+            try await scope.endAwaitingTeardown(rethrowing: error, isolation: isolation)
         }
-        return try await scope.endAwaitingTeardown(outcome, isolation: isolation)
+        try await scope.endAwaitingTeardown(isolation: isolation)
+        return value
     }
 }

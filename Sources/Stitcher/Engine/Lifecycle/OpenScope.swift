@@ -22,35 +22,44 @@ struct OpenScope {
         DependencyGraph.Context(graph: overlay ?? base, scope: store, lifetime: lifetime)
     }
 
-    /// Ends the scope after its body: releases its instances, tears down those that ask
-    /// (an asynchronous-only teardown is started in a task and reported), then `finish`.
-    func end<R>(_ outcome: Result<R, any Error>) throws -> R {
-        let (teardowns, count) = store.close()
-        return try finish(outcome, instanceCount: count, failures: ScopeTeardown.runSynchronously(teardowns, in: store))
+    /// Ends the scope after its body returned: releases its instances, tears down those
+    /// that ask (an asynchronous-only teardown is started in a task and reported), and
+    /// throws the teardown failures, if any.
+    func end() throws {
+        let closed = store.close()
+        try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: nil)
     }
 
-    /// `end(_:)` for an asynchronous scope: asynchronous teardowns are awaited.
-    /// Runs in the caller's isolation, so that the body's value need not be sendable.
-    func endAwaitingTeardown<R>(
-        _ outcome: Result<R, any Error>, isolation: isolated (any Actor)? = #isolation
-    ) async throws -> R {
-        let (teardowns, count) = store.close()
-        return try finish(outcome, instanceCount: count, failures: await ScopeTeardown.run(teardowns, in: store))
+    /// Ends the scope after its body threw `error`, which is rethrown (the teardown failures
+    /// go to the observer).
+    func end(rethrowing error: any Error) throws -> Never {
+        let closed = store.close()
+        try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: error)
+        throw error
+    }
+
+    /// `end()` for an asynchronous scope: asynchronous teardowns are awaited.
+    func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
+        let closed = store.close()
+        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: nil)
+    }
+
+    /// `end(rethrowing:)` for an asynchronous scope: asynchronous teardowns are awaited.
+    func endAwaitingTeardown(rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation) async throws -> Never {
+        let closed = store.close()
+        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: error)
+        throw error
     }
 
     /// The last step, after teardown: the overlay's containers are deactivated, observers
-    /// told; the body's value is returned, or its error thrown (teardown failures then go to
-    /// the observer), or the teardown failures thrown.
-    private func finish<R>(_ outcome: Result<R, any Error>, instanceCount: Int, failures: [ScopeTeardownError.Failure]) throws -> R {
+    /// told; the teardown failures are thrown if the body returned, reported if it threw.
+    /// (Not generic over the body's value: a `Result` of it would cost every scope a
+    /// generic-metadata lookup.)
+    private func finish(_ closed: ClosedScope, failures: [ScopeTeardownError.Failure], bodyError: (any Error)?) throws {
         overlay?.endOverlay()
-        base.report(.closed(store, instanceCount: instanceCount))
-        switch outcome {
-        case .success(let value):
-            if !failures.isEmpty { throw ScopeTeardownError(failures: failures) }
-            return value
-        case .failure(let error):
-            base.reportUnthrown(failures)
-            throw error
-        }
+        base.report(.closed(store, instanceCount: closed.instanceCount))
+        guard !failures.isEmpty else { return }
+        if bodyError == nil { throw ScopeTeardownError(failures: failures) }
+        base.reportUnthrown(failures)
     }
 }

@@ -20,11 +20,10 @@ extension ScopeStore {
     ///   - make: builds the instance; told whether the scope is bound to a task, whose child
     ///     tasks, those the factory starts included, see it.
     func instance(
-        of entry: IndexEntry, for key: ArgumentKey, chain: () -> ResolutionChain,
+        of entry: IndexEntry, for key: ArgumentKey, chain: ResolutionChain,
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
         make: (_ sharedWithTasks: Bool) throws -> AnyObject
     ) throws -> AnyObject {
-        let lock = self.lock
         lock.lock()
         var index: Int
         while true {
@@ -38,7 +37,7 @@ extension ScopeStore {
             case .claimed(let claimed):
                 index = claimed
             case .wait(let builder):
-                try WaitRegistry.block(chain(), for: builder, on: lock, along: path)
+                try WaitRegistry.block(chain, for: builder, on: lock, along: path)
                 continue
             }
             break
@@ -63,7 +62,7 @@ extension ScopeStore {
         make: () async throws -> AnyObject
     ) async throws -> AnyObject {
         while true {
-            switch lock.withLock({ claim(entry, key, { chain }) }) {
+            switch lock.withLock({ claim(entry, key, chain) }) {
             case nil:
                 throw ended()
             case .built(let instance):
@@ -93,13 +92,13 @@ extension ScopeStore {
 
     /// Finds the instance, claims the slot, or names the build to wait for; nil once the
     /// scope has ended. The caller holds the lock.
-    private func claim(_ entry: IndexEntry, _ key: ArgumentKey, _ chain: () -> ResolutionChain) -> Claim? {
+    private func claim(_ entry: IndexEntry, _ key: ArgumentKey, _ chain: ResolutionChain) -> Claim? {
         if isClosed { return nil }
-        guard let index = position(of: entry, key) else { return .claimed(claimNewSlot(entry, key, by: chain())) }
+        guard let index = position(of: entry, key) else { return .claimed(claimNewSlot(entry, key, by: chain)) }
         if let instance = slots[index].instance { return .built(instance) }
         if let builder = slots[index].builder { return .wait(for: builder) }
         // A build that failed left the slot empty: try again.
-        slots[index].builder = chain()
+        slots[index].builder = chain
         return .claimed(index)
     }
 
@@ -116,7 +115,6 @@ extension ScopeStore {
     /// Stores a built instance (none when the factory threw) in slot `index`, releases the
     /// claim and wakes every waiter; false when the scope has ended.
     private func complete(_ index: Int, with instance: AnyObject?, of record: RegistrationRecord) -> Bool {
-        let lock = self.lock
         let teardown = instance.flatMap(record.teardown(of:))
         let (open, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
             if isClosed { return (false, []) }

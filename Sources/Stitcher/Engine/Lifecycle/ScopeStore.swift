@@ -20,9 +20,10 @@ final class ScopeStore: @unchecked Sendable {
     /// The graph the scope was opened in, told of what happens in it.
     let graph: GraphEngine
 
-    /// Shared with other objects, chosen by address: a lock of its own would cost a scope
-    /// three allocations, and the scope holds it for a few instructions.
-    var lock: Lock { runtime.stripedLock(for: self) }
+    /// Shared with other objects, chosen by the scope's number: a lock of its own would cost
+    /// a scope three allocations, and the scope holds it for a few instructions. Striped
+    /// locks live as long as the process: not retained.
+    unowned(unsafe) let lock: Lock
 
     /// One registration's instance for one set of parameter values.
     struct Slot {
@@ -68,6 +69,7 @@ final class ScopeStore: @unchecked Sendable {
         self.parent = parent
         self.graph = graph
         id = Self.ids.wrappingIncrementThenLoad(ordering: .relaxed)
+        lock = runtime.stripedLock(number: id)
     }
 
     /// Records that the scope is bound to a task from now on.
@@ -104,31 +106,48 @@ final class ScopeStore: @unchecked Sendable {
         return index
     }
 
-    /// Ends the scope: no injection is served any more, every instance it kept is released
-    /// when the caller lets the teardowns go, and what must be torn down is returned, newest
-    /// first, with how many instances the scope built.
-    func close() -> (teardowns: [ScopeTeardown], instanceCount: Int) {
+    /// Ends the scope: no injection is served any more, and every instance it kept is
+    /// released when the caller lets the returned slots go, after their teardowns.
+    func close() -> ClosedScope {
         // Moved out whole, so that nothing is released under the (shared) lock.
-        let (closed, newest, count, waiters) = lock.withLock {
+        var closed: [Slot] = []
+        let (newest, count, waiters) = lock.withLock {
             isClosed = true
             positions = nil
             lock.broadcast()
-            defer {
-                slots = []
-                asyncWaiters = []
-            }
-            return (slots, newestTeardown, builtCount, asyncWaiters)
+            swap(&closed, &slots)
+            defer { asyncWaiters = [] }
+            return (newestTeardown, builtCount, asyncWaiters)
         }
         for waiter in waiters { waiter.resume() }
-        var teardowns: [ScopeTeardown] = []
-        var index = newest
-        while index >= 0 {
-            let slot = closed[index]
-            if let instance = slot.instance, let witness = slot.teardown {
-                teardowns.append(ScopeTeardown(instance, of: slot.entry.record, by: witness))
-            }
-            index = slot.olderTeardown
-        }
-        return (teardowns, count)
+        return ClosedScope(slots: closed, newestTeardown: newest, instanceCount: count)
     }
+}
+
+/// What a scope kept when it ended: its instances, released with this value, and the
+/// teardowns to run first, newest first (walked through the slots, with no array of their
+/// own).
+struct ClosedScope: Sequence {
+    fileprivate let slots: [ScopeStore.Slot]
+    fileprivate let newestTeardown: Int
+    /// How many instances the scope built.
+    let instanceCount: Int
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let slots: [ScopeStore.Slot]
+        fileprivate var position: Int
+
+        mutating func next() -> ScopeTeardown? {
+            while position >= 0 {
+                let slot = slots[position]
+                position = slot.olderTeardown
+                if let instance = slot.instance, let witness = slot.teardown {
+                    return ScopeTeardown(instance, of: slot.entry.record, by: witness)
+                }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(slots: slots, position: newestTeardown) }
 }

@@ -23,7 +23,7 @@ struct ScopeTeardown: @unchecked Sendable {
     /// the failures in the order they happened. An asynchronous-only teardown is started in
     /// a task of its own (a synchronous scope cannot await it) and reported as a failure that
     /// says so.
-    static func runSynchronously(_ teardowns: [ScopeTeardown], in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
+    static func runSynchronously(_ teardowns: some Sequence<ScopeTeardown>, in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
         for teardown in teardowns {
             if let synchronous = teardown.witness.synchronous {
@@ -53,7 +53,7 @@ struct ScopeTeardown: @unchecked Sendable {
 
     /// Runs every teardown in the order given (newest first), awaiting asynchronous ones,
     /// whatever each does; returns the failures in the order they happened.
-    static func run(_ teardowns: [ScopeTeardown], in scope: ScopeStore) async -> [ScopeTeardownError.Failure] {
+    static func run(_ teardowns: some Sequence<ScopeTeardown>, in scope: ScopeStore) async -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
         for teardown in teardowns {
             do {

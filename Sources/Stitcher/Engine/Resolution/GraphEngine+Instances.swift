@@ -29,7 +29,7 @@ extension GraphEngine {
         try checkCycle(entry, arguments, state)
         let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
         let inherited = inheritedResolution(state)
-        let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
+        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
         return try entry.instance(
             for: key, strongly: strongly, chain: chain,
             path: { self.path(to: entry, state) },
@@ -43,14 +43,7 @@ extension GraphEngine {
         try checkCycle(entry, arguments, state)
         let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
         let inherited = inheritedResolution(state)
-        // Made only to claim or wait: finding the instance built needs no identity.
-        var made: ResolutionChain?
-        func chain() -> ResolutionChain {
-            if let made { return made }
-            let chain = state.frames.isEmpty ? (inherited?.chain ?? ResolutionChain()) : state.currentChain
-            made = chain
-            return chain
-        }
+        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
         return try scope.instance(
             of: entry, for: key, chain: chain,
             path: { self.path(to: entry, state) },
@@ -59,8 +52,8 @@ extension GraphEngine {
                 // Tasks the factory starts cannot see a scope bound to this thread only: no
                 // path to share with them.
                 sharedWithTasks
-                    ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain())
-                    : try instantiate(entry, arguments, state, inherited: inherited, chain: chain())
+                    ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain)
+                    : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
             })
     }
 

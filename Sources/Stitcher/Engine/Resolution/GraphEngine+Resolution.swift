@@ -132,8 +132,11 @@ extension GraphEngine {
     /// inherit, costs a loop over a few integers; anything else takes the outlined check.
     @inline(__always)
     func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
-        if !state.frames.isEmpty, !state.frames.contains(identityHash: entry.record.identityHash),
-           state.inherited == nil || state.inherited === state.shared {
+        if state.frames.isEmpty {
+            // An outermost resolution: a cycle only through a path inherited from a task.
+            if inheritedPathCount == 0 { return }
+        } else if !state.frames.contains(identityHash: entry.record.identityHash),
+                  state.inherited == nil || state.inherited === state.shared {
             return
         }
         try checkCycleAlongPath(entry, arguments, state)

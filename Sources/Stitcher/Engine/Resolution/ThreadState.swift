@@ -47,6 +47,8 @@ final class ThreadState {
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
+    /// The chain last handed out by `newChain()`, given again once nothing else holds it.
+    @exclusivity(unchecked) private var spareChain = ResolutionChain()
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
     /// The process-wide graph, reachable without the lazy-initialization check of `runtime`,
@@ -113,8 +115,18 @@ final class ThreadState {
     /// The chain of the current outermost resolution, made on first use.
     var currentChain: ResolutionChain {
         if let chain { return chain }
-        let chain = ResolutionChain()
+        let chain = newChain()
         self.chain = chain
         return chain
+    }
+
+    /// An identity for a new outermost resolution. A chain only tells apart resolutions in
+    /// progress at the same time: once no build, wait or path holds the previous one, it is
+    /// given again instead of allocating one for every outermost build (as every request
+    /// scope does for each of its instances).
+    @inline(__always)
+    func newChain() -> ResolutionChain {
+        if !isKnownUniquelyReferenced(&spareChain) { spareChain = ResolutionChain() }
+        return spareChain
     }
 }

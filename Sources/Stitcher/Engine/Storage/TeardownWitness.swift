@@ -2,8 +2,10 @@
 /// the record is made: a conformance looked up for every instance costs more than building
 /// the instance.
 ///
-/// Its closures capture nothing but `T`'s conformance, so that any thread may call them.
-struct TeardownWitness: @unchecked Sendable {
+/// Its closures capture nothing but `T`'s conformance, so that any thread may call them. A
+/// class: a scope keeps one reference per instance to tear down, where two closures would
+/// cost a reference count each.
+final class TeardownWitness: @unchecked Sendable {
     typealias Synchronous = (AnyObject) throws -> Void
     typealias Asynchronous = (AnyObject) async throws -> Void
 
@@ -11,6 +13,11 @@ struct TeardownWitness: @unchecked Sendable {
     let synchronous: Synchronous?
     /// Calls `tearDown()` of an instance in stored form, if its type is `AsyncTeardownAware`.
     let asynchronous: Asynchronous?
+
+    private init(synchronous: Synchronous?, asynchronous: Asynchronous?) {
+        self.synchronous = synchronous
+        self.asynchronous = asynchronous
+    }
 
     /// The witness of `type`; nil when it conforms to neither protocol.
     static func of(_ type: Any.Type) -> TeardownWitness? {
