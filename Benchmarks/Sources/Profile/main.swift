@@ -123,6 +123,11 @@ if workload == "scope" {
     print(kept)
     exit(0)
 }
+if workload == "empty-scope" {
+    // An empty request scope alone, for a profiler.
+    for _ in 0..<iterations { try DependencyGraph.withScope {} }
+    exit(0)
+}
 if workload == "scope-ratio" {
     // Workload 11's row of `ratios` alone.
     DependencyGraph.activate(scopeWorkloadContainer())

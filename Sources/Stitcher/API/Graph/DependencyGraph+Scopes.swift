@@ -27,7 +27,11 @@ extension DependencyGraph {
     /// ```
     @discardableResult
     public static func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
-        try currentContext.withScope(container, body)
+        // With no container, the body works on the graph already current: only the scope is
+        // bound (a context of its own would cost every request's scope its reference counts).
+        guard container == nil else { return try currentContext.withScope(container, body) }
+        let scope = OpenScope(over: GraphContext.current, in: GraphContext.scope, container: nil)
+        return try scope.run { try GraphContext.run(scope: scope.store, body) }
     }
 
     /// Runs asynchronous `body` in a new dependency scope over the current graph, awaiting
@@ -61,19 +65,14 @@ extension DependencyGraph.Context {
     /// ```
     @discardableResult
     public func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
-        let scope = OpenScope(over: self, container: container)
+        let scope = OpenScope(over: graph, in: self.scope, container: container)
         let context = scope.context(heldBy: lifetime)
-        let value: R
-        do {
-            value = try context.run {
+        return try scope.run {
+            try context.run {
                 if let container { context.activate(container) }
                 return try body()
             }
-        } catch {
-            try scope.end(rethrowing: error)
         }
-        try scope.end()
-        return value
     }
 
     /// Runs asynchronous `body` in a new dependency scope over this context's graph (see
@@ -83,18 +82,13 @@ extension DependencyGraph.Context {
         _ container: DependencyContainer? = nil, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async throws -> R {
-        let scope = OpenScope(over: self, container: container)
+        let scope = OpenScope(over: graph, in: self.scope, container: container)
         let context = scope.context(heldBy: lifetime)
-        let value: R
-        do {
-            value = try await context.run(isolation: isolation) {
+        return try await scope.run(isolation: isolation) {
+            try await context.run(isolation: isolation) {
                 if let container { await context.activate(container) }
                 return try await body()
             }
-        } catch {
-            try await scope.endAwaitingTeardown(rethrowing: error, isolation: isolation)
         }
-        try await scope.endAwaitingTeardown(isolation: isolation)
-        return value
     }
 }

@@ -62,17 +62,22 @@ enum GraphContext {
     /// Runs `body` with `graph` and `scope` bound to the current task (and its child tasks),
     /// binding only what differs from what is bound already.
     static func run<R>(graph: GraphEngine, scope: ScopeStore?, _ body: () throws -> R) rethrows -> R {
-        if scope !== GraphContext.scope {
-            let state = ThreadState.current
-            let enclosing = state.scopeBinding
-            state.scopeBinding = ThreadState.ScopeBinding(scope: scope, task: stitcher_current_task())
-            defer { state.scopeBinding = enclosing }
-            return try run(graph: graph, scope: scope, body)
-        }
+        if scope !== GraphContext.scope { return try run(scope: scope) { try run(graph: graph, scope: scope, body) } }
         if graph === current { return try body() }
         addIsolatedGraphs(1)
         defer { addIsolatedGraphs(-1) }
         return try $isolated.withValue(graph) { try body() }
+    }
+
+    /// Runs synchronous `body` with `scope` bound to the calling thread, for the current task
+    /// (see `scope`).
+    @inline(__always)
+    static func run<R>(scope: ScopeStore?, _ body: () throws -> R) rethrows -> R {
+        let state = ThreadState.current
+        let enclosing = state.scopeBinding
+        state.scopeBinding = ThreadState.ScopeBinding(scope: scope, task: stitcher_current_task())
+        defer { state.scopeBinding = enclosing }
+        return try body()
     }
 
     /// `run(graph:scope:_:)` for asynchronous work.

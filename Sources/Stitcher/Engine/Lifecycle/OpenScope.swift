@@ -9,12 +9,40 @@ struct OpenScope {
     let overlay: GraphEngine?
     let container: DependencyContainer?
 
-    init(over context: DependencyGraph.Context, container: DependencyContainer?) {
-        base = context.graph
-        store = ScopeStore(parent: context.scope, graph: context.graph)
-        overlay = container.map { _ in context.graph.makeOverlay() }
+    /// Opens a scope in `graph`, nested in `parent`, with `container`'s registrations
+    /// layered over the graph inside it.
+    init(over graph: GraphEngine, in parent: ScopeStore?, container: DependencyContainer?) {
+        base = graph
+        store = ScopeStore(parent: parent, graph: graph)
+        overlay = container.map { _ in graph.makeOverlay() }
         self.container = container
         base.report(.opened(store))
+    }
+
+    /// Runs `body` in the scope, then ends it: returns the body's value or rethrows its
+    /// error, after the teardowns (see `end()`).
+    func run<R>(_ body: () throws -> R) throws -> R {
+        let value: R
+        do {
+            value = try body()
+        } catch {
+            try end(rethrowing: error)
+        }
+        try end()
+        return value
+    }
+
+    /// `run(_:)` for an asynchronous body, whose scope awaits asynchronous teardowns. Runs
+    /// in the caller's isolation, so that the body's value need not be sendable.
+    func run<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async throws -> R {
+        let value: R
+        do {
+            value = try await body()
+        } catch {
+            try await endAwaitingTeardown(rethrowing: error)
+        }
+        try await endAwaitingTeardown()
+        return value
     }
 
     /// The context the scope's body runs in.
@@ -25,27 +53,29 @@ struct OpenScope {
     /// Ends the scope after its body returned: releases its instances, tears down those
     /// that ask (an asynchronous-only teardown is started in a task and reported), and
     /// throws the teardown failures, if any.
-    func end() throws {
+    private func end() throws {
         let closed = store.close()
         try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: nil)
     }
 
     /// Ends the scope after its body threw `error`, which is rethrown (the teardown failures
     /// go to the observer).
-    func end(rethrowing error: any Error) throws -> Never {
+    private func end(rethrowing error: any Error) throws -> Never {
         let closed = store.close()
         try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: error)
         throw error
     }
 
     /// `end()` for an asynchronous scope: asynchronous teardowns are awaited.
-    func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
+    private func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
         let closed = store.close()
         try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: nil)
     }
 
     /// `end(rethrowing:)` for an asynchronous scope: asynchronous teardowns are awaited.
-    func endAwaitingTeardown(rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation) async throws -> Never {
+    private func endAwaitingTeardown(
+        rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Never {
         let closed = store.close()
         try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: error)
         throw error
