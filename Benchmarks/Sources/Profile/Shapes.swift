@@ -1,3 +1,4 @@
+import OpaqueUse
 import Stitcher
 
 // `Profile shapes`: the injection shapes apps write most, each next to the hand-written code
@@ -32,8 +33,13 @@ private func consume(_ values: [any ShapeListed]) -> AnyObject {
     return values[0]
 }
 
-/// Prints a Markdown table of the shapes.
-func printShapes() throws {
+/// Injects the transient by its protocol `count` times, for a profiler.
+func profileTransientShape(_ count: Int) throws {
+    activateShapes()
+    for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeFactory) }
+}
+
+private func activateShapes() {
     DependencyGraph.activate(DependencyContainer {
         Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)
         Dependency { ShapeTransient() }.conforms(to: ShapeFactory.self).scope(.instance)
@@ -42,6 +48,11 @@ func printShapes() throws {
         Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
         Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
     })
+}
+
+/// Prints a Markdown table of the shapes.
+func printShapes() throws {
+    activateShapes()
     let service: any ShapeService = ShapeSingleton()
     let serviceClosure: () -> any ShapeService = { service }
     let valueClosure: () -> any ShapeValue = { ShapeValueImpl() }

@@ -156,6 +156,10 @@ if workload == "scope-parts" {
     try report("whole request") { _ = try stitcherRequest() }
     exit(0)
 }
+if workload == "shape-transient" {
+    try profileTransientShape(iterations)
+    exit(0)
+}
 if workload == "shapes" {
     try printShapes()
     exit(0)

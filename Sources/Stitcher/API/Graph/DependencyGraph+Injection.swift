@@ -38,12 +38,20 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
     }
 
+    /// The `D` a direct lookup answered with: for a class, the instance itself; for any other
+    /// type (a value, an existential), a `TypedBox<D>` (see `DirectLookup`). Decided when the
+    /// caller is compiled: `D.self is AnyClass` folds to a constant once `D` is known.
+    @inlinable @inline(__always)
+    static func directValue<D>(_ object: AnyObject, as _: D.Type) -> D {
+        D.self is AnyClass ? unsafeBitCast(object, to: D.self) : unsafeDowncast(object, to: TypedBox<D>.self).value
+    }
+
     /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
     /// the cast is specialized away in the caller's module.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
         if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
-            return unsafeBitCast(object, to: D.self)
+            return directValue(object, as: D.self)
         }
         return try resolve(byType: D.self, arguments: arguments)
     }
@@ -52,7 +60,7 @@ extension DependencyGraph {
     @inlinable
     static func inject<D>(byName name: String, arguments: InjectionArguments) throws -> D {
         if let object = try directObject(named: name, as: ObjectIdentifier(D.self), arguments) {
-            return unsafeBitCast(object, to: D.self)
+            return directValue(object, as: D.self)
         }
         return try resolve(byName: name, arguments: arguments)
     }

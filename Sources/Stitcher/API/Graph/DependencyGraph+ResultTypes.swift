@@ -80,7 +80,7 @@ extension DependencyGraph {
     @inlinable
     static func injectIfPresent<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D? {
         if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
-            return unsafeBitCast(object, to: D.self)
+            return directValue(object, as: D.self)
         }
         return try resolve(byType: D?.self, arguments: arguments)
     }

@@ -40,8 +40,11 @@ extension Dependency {
     /// Dependency { AccountRepository() }
     ///     .conforms(to: PrincipalAware.self)
     /// ```
+    ///
+    /// Inlined, so that the view presenting an instance as `Protocol` is compiled for it.
+    @inlinable
     public func conforms<Protocol>(to type: Protocol.Type) -> Dependency {
-        with(locator: locator.adding(alias: TypeKey(type)))
+        with(locator: locator.adding(alias: TypeKey(type), view: TypeList.view(as: Protocol.self)))
     }
 
     /// Makes the dependency injectable as a superclass, as well as its own type.
@@ -50,7 +53,7 @@ extension Dependency {
     /// Dependency { Service() }.inherits(from: ServiceSuperclass.self)
     /// ```
     public func inherits<Superclass>(from type: Superclass.Type) -> Dependency {
-        with(locator: locator.adding(alias: TypeKey(type)))
+        with(locator: locator.adding(alias: TypeKey(type), view: TypeList.view(as: Superclass.self)))
     }
 
     /// Sets how long instances are kept.

@@ -46,12 +46,15 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
 
     /// Locates a dependency by its type and by one more type it conforms to or inherits from.
     public static func type<T, U>(_ type: T.Type, _ other: U.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type(TypeList(TypeKey(type), [TypeKey(other)])))
+        DependencyLocator(kind: .type(TypeList(TypeKey(type), [.init(TypeKey(other), view: TypeList.view(as: U.self))])))
     }
 
     /// Locates a dependency by its type and by two more types it conforms to or inherits from.
     public static func type<T, U, V>(_ type: T.Type, _ other: U.Type, _ another: V.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type(TypeList(TypeKey(type), [TypeKey(other), TypeKey(another)])))
+        DependencyLocator(kind: .type(TypeList(TypeKey(type), [
+            .init(TypeKey(other), view: TypeList.view(as: U.self)),
+            .init(TypeKey(another), view: TypeList.view(as: V.self)),
+        ])))
     }
 
     /// Locates a dependency by an associated `Hashable` value, compared by equality.
@@ -77,10 +80,12 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// The locator with another type appended to its aliases; unchanged for names and values.
-    func adding(alias: TypeKey) -> DependencyLocator {
+    /// The locator with another type appended to its aliases, presented through `view`
+    /// (see `TypeList.view(as:)`); unchanged for names and values.
+    @usableFromInline
+    func adding(alias: TypeKey, view: TypeList.AliasView?) -> DependencyLocator {
         guard case .type(var types) = kind, !types.contains(alias) else { return self }
-        types.append(alias)
+        types.append(.init(alias, view: view))
         return DependencyLocator(kind: .type(types))
     }
 

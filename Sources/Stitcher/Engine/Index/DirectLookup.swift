@@ -1,9 +1,13 @@
 /// A lookup the direct path can answer, precomputed when the index is built.
 ///
-/// A lookup qualifies when exactly one registration answers it and produces objects of
-/// exactly the requested type: its instance is then the answer as is, with no cast. For a
-/// registration without parameters, the kind also tells where its instance is kept, so
-/// that a cached one is returned without reading the record. The entry is held
+/// A lookup qualifies when exactly one registration answers it and its stored form is the
+/// answer, with no cast: the registration produces the requested type (an object, or a
+/// value in a `TypedBox` of the type), or a subclass of the requested class. A singleton or
+/// managed registration also answers the first protocol it is injected as through a view,
+/// a `TypedBox` of the existential made once per instance. (The caller turns the answer into
+/// its type by the same rule: `DependencyGraph.directValue(_:as:)`.) For a registration
+/// without parameters, the kind also tells where its instance is kept, so that a cached one
+/// is returned without reading the record. The entry is held
 /// unretained: it lives as long as the snapshot that holds this lookup, which the calling
 /// thread keeps alive (see `ThreadState.snapshot`).
 struct DirectLookup: @unchecked Sendable {
@@ -21,6 +25,12 @@ struct DirectLookup: @unchecked Sendable {
         /// A registration taking parameters, in any scope: the injection's arguments must
         /// match its signature.
         case parameterized
+        /// A singleton or managed instance requested as the protocol it is presented as
+        /// (see `IndexEntry.publishedView`).
+        case publishedView
+        /// A new instance on every lookup, requested as a protocol: presented as one
+        /// through a view made for it.
+        case transientView
     }
 
     /// The entry's address with the kind in its low bits (entries are 16-byte aligned):
@@ -47,14 +57,47 @@ struct DirectLookup: @unchecked Sendable {
     /// when `entry` is the only registration found.
     static func kind(of entry: IndexEntry, as requestedType: ObjectIdentifier) -> Kind {
         let record = entry.record
-        guard record.storesObjects, record.producedType.id == requestedType else { return .none }
+        return record.producedType.id == requestedType ? producedKind(of: record) : aliasKind(of: record, as: requestedType)
+    }
+
+    /// The kind of a request for the type `record` produces.
+    private static func producedKind(of record: RegistrationRecord) -> Kind {
         if record.takesParameters { return .parameterized }
         return switch record.lifetime {
         case .published: .published
-        case .shared: .shared
+        // A weak reference holds the object, not the stored form of a value.
+        case .shared: record.storesObjects ? .shared : .none
         case .transient: .transient
         case .scoped: .scoped
         }
+    }
+
+    /// The kind of a request for one of `record`'s aliases: a superclass answers as the
+    /// produced type does; a protocol through a view: kept by a singleton (for the first
+    /// protocol it is presented as), made for every transient instance.
+    private static func aliasKind(of record: RegistrationRecord, as requestedType: ObjectIdentifier) -> Kind {
+        guard case .type(let types) = record.locator.kind, let alias = types.alias(requestedType) else { return .none }
+        if alias.view == nil {
+            guard record.storesObjects, let produced = record.producedType.type as? AnyClass,
+                  let requested = alias.type.type as? AnyClass, isSubclass(produced, of: requested)
+            else { return .none }
+            return producedKind(of: record)
+        }
+        guard !record.takesParameters else { return .none }
+        switch record.lifetime {
+        case .transient: return .transientView
+        case .published where types.viewedAlias?.type.id == requestedType: return .publishedView
+        default: return .none
+        }
+    }
+
+    private static func isSubclass(_ type: AnyClass, of ancestor: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let candidate = current {
+            if candidate == ancestor { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     /// The address of an entry, whose low four bits are zero.

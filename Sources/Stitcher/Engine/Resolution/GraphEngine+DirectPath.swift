@@ -9,7 +9,7 @@ extension GraphEngine {
     @inline(__always)
     func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
         try withCurrentSnapshot(state) { snapshot in
-            try object(for: snapshot.directLookup(ofType: id), arguments, state)
+            try object(for: snapshot.directLookup(ofType: id), as: id, arguments, state)
         }
     }
 
@@ -19,7 +19,7 @@ extension GraphEngine {
         named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject? {
         try withCurrentSnapshot(state) { snapshot in
-            try object(for: snapshot.directLookup(named: name, as: id), arguments, state)
+            try object(for: snapshot.directLookup(named: name, as: id), as: id, arguments, state)
         }
     }
 
@@ -50,7 +50,9 @@ extension GraphEngine {
     }
 
     @inline(__always)
-    private func object(for lookup: DirectLookup, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject? {
+    private func object(
+        for lookup: DirectLookup, as id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject? {
         guard let unretained = lookup.entry else { return nil }
         return try unretained._withUnsafeGuaranteedRef { entry in
             switch lookup.kind {
@@ -66,6 +68,11 @@ extension GraphEngine {
                 break
             case .parameterized where entry.record.accepts(arguments):
                 if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
+            case .publishedView where arguments.isEmpty:
+                if let view = entry.publishedView(state.hazard) { return view }
+                return try presentedView(of: unretained.takeUnretainedValue(), as: id, state)
+            case .transientView where arguments.isEmpty:
+                return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id)
             default:
                 return nil
             }
@@ -73,5 +80,26 @@ extension GraphEngine {
             // is used after the factory returns, so hold the entry.
             return try instance(of: unretained.takeUnretainedValue(), arguments, state)
         }
+    }
+
+    /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it
+    /// is requested as one; nil when the instance does not conform, for the general path to
+    /// report.
+    @inline(never)
+    private func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
+        try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
+    }
+
+    /// `instance` of `record` presented as its alias `id`.
+    ///
+    /// - Throws: ``InjectionError/mismatchedDependencyType(_:expected:)`` when it does not
+    ///   conform, as the general path would.
+    @inline(__always)
+    private func view(of instance: AnyObject, of record: RegistrationRecord, as id: ObjectIdentifier) throws -> AnyObject {
+        guard case .type(let types) = record.locator.kind, let alias = types.alias(id), let make = alias.view else {
+            preconditionFailure("a view kind is given only to an alias with a view")
+        }
+        if let view = make(record.value(of: instance)) { return view }
+        throw InjectionError.mismatchedDependencyType(record.typeName(of: instance), expected: alias.type.description)
     }
 }

@@ -14,6 +14,9 @@ import Atomics
 /// - the weak reference of a shared instance, replaced when the instance was released and a
 ///   new one is built. Readers follow it without a lock, announcing it in their thread's
 ///   hazard cell so that a replaced reference is not released under them (`HazardDomain`).
+///   A singleton or managed entry, which has no weak reference, keeps in this word instead
+///   the view of its instance as the protocol it is injected as (`publishedView`), set
+///   once.
 ///
 /// What is kept behind the lock (instances per parameter values, builds in progress) lives
 /// in a `EntryState` made when first needed and dropped when empty, in a third word: most
@@ -59,7 +62,7 @@ final class IndexEntry: @unchecked Sendable {
 
     deinit {
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
-        if let box = shared.load(ordering: .acquiring) { Unmanaged<WeakObject>.fromOpaque(box).release() }
+        if let box = shared.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(box).release() }
         if let state = Self.state(inBits: stateBits) { state.release() }
     }
 
@@ -100,7 +103,8 @@ final class IndexEntry: @unchecked Sendable {
     @inline(__always)
     private var published: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.publishedWord) }
 
-    /// The retained `WeakObject` of the shared instance.
+    /// The retained `WeakObject` of the shared instance; for a singleton or managed entry,
+    /// the retained view of its instance (see `publishedView`).
     @inline(__always)
     private var shared: UnsafeAtomic<UnsafeMutableRawPointer?> { word(Self.sharedWord) }
 
@@ -168,16 +172,40 @@ final class IndexEntry: @unchecked Sendable {
     /// moment, so it is announced, confirmed and retained before the announcement ends.
     @inline(__always)
     func publishedInstance(_ hazard: HazardCell) -> AnyObject? {
-        let source = published
-        guard let instance = source.load(ordering: .acquiring) else { return nil }
+        object(setOnceIn: published, hazard)
+    }
+
+    /// The object in `source`, a word set once and then only cleared, retained under a
+    /// hazard announcement.
+    @inline(__always)
+    private func object(setOnceIn source: Word, _ hazard: HazardCell) -> AnyObject? {
+        guard let object = source.load(ordering: .acquiring) else { return nil }
         // Set once, then only cleared: a changed word is an empty one.
-        guard hazard.protect(instance, publishedBy: source) == instance else {
+        guard hazard.protect(object, publishedBy: source) == object else {
             hazard.clear()
             return nil
         }
-        let retained = Unmanaged<AnyObject>.fromOpaque(instance).retain()
+        let retained = Unmanaged<AnyObject>.fromOpaque(object).retain()
         hazard.clear()
         return retained.takeRetainedValue()
+    }
+
+    /// The singleton or managed instance presented as the protocol it is injected as (a
+    /// `TypedBox` of the existential), read without a lock as `publishedInstance` is.
+    @inline(__always)
+    func publishedView(_ hazard: HazardCell) -> AnyObject? {
+        object(setOnceIn: shared, hazard)
+    }
+
+    /// Keeps `view` as the published instance's view, unless one is kept already or the
+    /// entry left the graph; returns the view kept (or `view`, for its caller only).
+    func publish(view: AnyObject) -> AnyObject {
+        lock.withLock {
+            if isRetired { return view }
+            if let kept = shared.load(ordering: .acquiring) { return Unmanaged<AnyObject>.fromOpaque(kept).takeUnretainedValue() }
+            shared.store(Unmanaged.passRetained(view).toOpaque(), ordering: .releasing)
+            return view
+        }
     }
 
     /// The published instance, read under the lock; the caller holds it.

@@ -259,7 +259,7 @@ class InstanceBox: @unchecked Sendable {
 
 @usableFromInline
 final class TypedBox<T>: InstanceBox, @unchecked Sendable {
-    let value: T
+    @usableFromInline let value: T
 
     @usableFromInline
     init(_ value: T) { self.value = value }
