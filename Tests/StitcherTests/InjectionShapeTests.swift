@@ -20,8 +20,17 @@ private final class ServiceImpl: Service, Auditing, @unchecked Sendable {
 }
 private protocol Valued { var tag: Int { get } }
 private struct Value: Valued, Equatable, Sendable { var tag: Int }
+private final class OtherService: Service, @unchecked Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+private final class ParameterizedService: Service, @unchecked Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
 private class Base: @unchecked Sendable {}
 private final class Derived: Base, @unchecked Sendable {}
+private final class OtherDerived: Base, @unchecked Sendable {}
 private protocol Looping: AnyObject {}
 private final class Loop: Looping, @unchecked Sendable {
     init() throws { _ = try DependencyGraph.inject() as any Looping }
@@ -163,5 +172,49 @@ struct InjectionShapeTests {
             #expect(first !== second)
             #expect(try DependencyGraph.inject() as ServiceImpl === second)
         }
+    }
+
+    @Test func anArrayOfAProtocolHoldsEveryMatchInOrder() throws {
+        let serial = Counter()
+        try inBothPaths({
+            DependencyContainer {
+                Dependency { ServiceImpl(100) }.conforms(to: Service.self).scope(.singleton)
+                Dependency { OtherService(serial.increment()) }.conforms(to: Service.self).scope(.instance)
+                Dependency { (id: Int) in ParameterizedService(id) }.conforms(to: Service.self).scope(.instance)
+                Dependency { Derived() }.inherits(from: Base.self).scope(.singleton)
+                Dependency { OtherDerived() }.inherits(from: Base.self).scope(.instance)
+            }
+        }) { path throws in
+            let services: [any Service] = try DependencyGraph.inject()
+            #expect(services.count == 2, "the registration taking a parameter answers injections with one only (\(path))")
+            #expect(services.first?.id == 100, "\(path)")
+            let again: [any Service] = try DependencyGraph.inject()
+            #expect(again.first === services.first, "the singleton is kept (\(path))")
+            #expect(again.last !== services.last, "the transient is new (\(path))")
+            let bases: [Base] = try DependencyGraph.inject()
+            #expect(bases.count == 2, "\(path)")
+            let basesAgain: [Base] = try DependencyGraph.inject()
+            #expect(basesAgain.first === bases.first && basesAgain.last !== bases.last, "\(path)")
+            #expect(try (DependencyGraph.inject() as [any Auditing]).isEmpty, "\(path)")
+        }
+    }
+
+    @Test func anArrayWithAnElementThatDoesNotConformIsTheSameErrorOnBothPaths() {
+        var messages: [String] = []
+        inBothPaths({
+            DependencyContainer {
+                Dependency { Value(tag: 1) }.conforms(to: Unrelated.self).scope(.singleton)
+                Dependency { ServiceImpl(1) }.conforms(to: Unrelated.self).scope(.singleton)
+            }
+        }) { _ in
+            do {
+                _ = try DependencyGraph.inject() as [any Unrelated]
+                Issue.record("an instance that does not conform was returned")
+            } catch {
+                messages.append(String(describing: error))
+            }
+        }
+        #expect(messages.count == 2)
+        #expect(Set(messages).count == 1, "\(messages)")
     }
 }

@@ -39,6 +39,12 @@ func profileTransientShape(_ count: Int) throws {
     for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeFactory) }
 }
 
+/// Injects the array of the protocol `count` times, for a profiler.
+func profileArrayShape(_ count: Int) throws {
+    activateShapes()
+    for _ in 0..<count { _ = consume(try DependencyGraph.inject() as [any ShapeListed]) }
+}
+
 private func activateShapes() {
     DependencyGraph.activate(DependencyContainer {
         Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)

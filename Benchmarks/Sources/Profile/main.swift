@@ -160,6 +160,10 @@ if workload == "shape-transient" {
     try profileTransientShape(iterations)
     exit(0)
 }
+if workload == "shape-array" {
+    try profileArrayShape(iterations)
+    exit(0)
+}
 if workload == "shapes" {
     try printShapes()
     exit(0)

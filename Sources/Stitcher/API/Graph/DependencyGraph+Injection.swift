@@ -38,6 +38,15 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
     }
 
+    /// Passes `body` the instances of a direct request for an array of the type `id` (see
+    /// `GraphEngine.directObjects(ofElement:_:reserve:_:)`); false for the general path.
+    @usableFromInline
+    static func directObjects(
+        ofElement id: ObjectIdentifier, reserve: (Int) -> Void, _ body: (AnyObject) -> Void
+    ) throws -> Bool {
+        try GraphEngine.withDirectContext { try $0.directObjects(ofElement: id, $1, reserve: reserve, body) } ?? false
+    }
+
     /// The `D` a direct lookup answered with: for a class, the instance itself; for any other
     /// type (a value, an existential), a `TypedBox<D>` (see `DirectLookup`). Decided when the
     /// caller is compiled: `D.self is AnyClass` folds to a constant once `D` is known.

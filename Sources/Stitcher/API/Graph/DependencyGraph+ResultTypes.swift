@@ -56,6 +56,25 @@ extension DependencyGraph {
         try inject(byType: C.self, arguments: .none)
     }
 
+    /// Injects every dependency registered for the array's element type (empty when none).
+    ///
+    /// The array form of ``inject(byType:)-(C.Type)``, compiled for its element type: when
+    /// each match answers as it would alone (the element is their type, a class they
+    /// inherit from, or the protocol a singleton or transient conforms to), no instance is
+    /// cast.
+    ///
+    /// ```swift
+    /// let trackers: [any EventTracking] = try DependencyGraph.inject()
+    /// ```
+    @inlinable
+    public static func inject<Element>(byType type: [Element].Type = [Element].self) throws -> [Element] {
+        var all: [Element] = []
+        let direct = try directObjects(ofElement: ObjectIdentifier(Element.self), reserve: { all.reserveCapacity($0) }) {
+            all.append(directValue($0, as: Element.self))
+        }
+        return direct ? all : try inject(byType: [Element].self, arguments: .none)
+    }
+
     /// Injects every dependency matching the collection's element type that takes
     /// `parameters` (empty when none).
     @inlinable

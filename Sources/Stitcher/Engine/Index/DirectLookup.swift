@@ -44,6 +44,11 @@ struct DirectLookup: @unchecked Sendable {
         self.bits = bits
     }
 
+    /// The lookup of `entry` of kind `kind`.
+    init(_ entry: IndexEntry, _ kind: Kind) {
+        bits = Self.address(of: entry) | UInt(kind.rawValue)
+    }
+
     /// The direct lookup of `list` for a request of the type with identity `requestedType`.
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
         guard let entry = list.single, case let kind = Self.kind(of: entry, as: requestedType), kind != .none else {

@@ -73,6 +73,13 @@ final class IndexSnapshot: @unchecked Sendable {
         isIndexed ? byType.directLookup(id) : .none
     }
 
+    /// The lookups answering a request for an array of the type with identity `id` (see
+    /// `TypeTable.elementLookups(_:)`); nil when the graph is not indexed.
+    @inline(__always)
+    func elementLookups(ofType id: ObjectIdentifier) -> TypeTable.ElementLookups? {
+        isIndexed ? byType.elementLookups(id) : nil
+    }
+
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {

@@ -21,6 +21,16 @@ struct EntryList: @unchecked Sendable {
     var single: IndexEntry? { others.isEmpty ? first : nil }
 
     var entries: [IndexEntry] { [first] + others }
+
+    /// How many entries the list holds.
+    var count: Int { 1 + others.count }
+
+    /// Calls `body` with each entry in order, without making an array of them.
+    @inline(__always)
+    func forEach(_ body: (IndexEntry) throws -> Void) rethrows {
+        try body(first)
+        for entry in others { try body(entry) }
+    }
 }
 
 /// An open-addressing hash table from a type's identity to its registrations.
@@ -32,6 +42,9 @@ struct TypeTable: @unchecked Sendable {
     private let lists: [EntryList?]
     /// For each type, its `DirectLookup` (read by the direct path without reference counting).
     private let direct: [DirectLookup]
+    /// For each type with several registrations, the lookup of each as an element of an
+    /// array of the type (see `elementLookups(_:)`); nil for the others.
+    private let elements: [[DirectLookup]?]
     private let mask: Int
     private let shift: UInt
 
@@ -41,6 +54,7 @@ struct TypeTable: @unchecked Sendable {
         var keys = [UInt](repeating: 0, count: capacity)
         var values = [EntryList?](repeating: nil, count: capacity)
         var direct = [DirectLookup](repeating: .none, count: capacity)
+        var elements = [[DirectLookup]?](repeating: nil, count: capacity)
         let mask = capacity - 1
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         for (id, list) in lists {
@@ -50,10 +64,18 @@ struct TypeTable: @unchecked Sendable {
             keys[index] = key
             values[index] = list
             direct[index] = DirectLookup(list, requestedType: id)
+            if list.single == nil {
+                // A registration taking parameters is left out of an array injected without
+                // any: marked so whatever type it is requested as.
+                elements[index] = list.entries.map { entry in
+                    DirectLookup(entry, entry.record.takesParameters ? .parameterized : DirectLookup.kind(of: entry, as: id))
+                }
+            }
         }
         self.keys = keys
         self.lists = values
         self.direct = direct
+        self.elements = elements
         self.mask = mask
         self.shift = shift
     }
@@ -76,6 +98,32 @@ struct TypeTable: @unchecked Sendable {
                 index = (index + 1) & mask
             }
         }
+    }
+
+    /// The lookups of the registrations of the type with identity `id` as elements of an
+    /// array of it, in order (empty when there is none): what a request for the type alone
+    /// would be answered with, registrations taking parameters included.
+    @inline(__always)
+    func elementLookups(_ id: ObjectIdentifier) -> ElementLookups {
+        let key = UInt(bitPattern: Int(bitPattern: id))
+        var index = Self.slot(key, shift: shift, mask: mask)
+        return keys.withUnsafeBufferPointer { keys in
+            while true {
+                let candidate = keys[index]
+                if candidate == key {
+                    if let many = elements[index] { return .many(many) }
+                    return .one(direct.withUnsafeBufferPointer { $0[index] })
+                }
+                if candidate == 0 { return .none }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    enum ElementLookups {
+        case none
+        case one(DirectLookup)
+        case many([DirectLookup])
     }
 
     /// The registrations of the type with identity `id`, or nil.

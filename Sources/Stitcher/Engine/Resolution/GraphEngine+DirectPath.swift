@@ -27,7 +27,7 @@ extension GraphEngine {
     /// neither retained; nil when the thread has no state yet (its first lookup goes the
     /// general way, which makes it).
     @inline(__always)
-    static func withDirectContext(_ body: (GraphEngine, ThreadState) throws -> AnyObject?) rethrows -> AnyObject? {
+    static func withDirectContext<R>(_ body: (GraphEngine, ThreadState) throws -> R?) rethrows -> R? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
             if isolatedGraphCount == 0 {
@@ -37,12 +37,46 @@ extension GraphEngine {
         }
     }
 
+    /// Passes `body` the instances answering a request for an array of the type with
+    /// identity `id`, each in the form the direct path answers a request for `id` with (see
+    /// `DirectLookup`), in registration order, after telling `reserve` how many there are at
+    /// most; false when one of them can only be cast, or the thread's snapshot is not
+    /// current, which sends the caller the general way (before anything is built).
+    func directObjects(
+        ofElement id: ObjectIdentifier, _ state: ThreadState, reserve: (Int) -> Void, _ body: (AnyObject) -> Void
+    ) throws -> Bool {
+        try withCurrentSnapshot(state) { unretained -> Bool? in
+            // Held: a factory that changes the graph may replace the thread's snapshot, whose
+            // entries the lookups hold unretained.
+            let snapshot = unretained
+            func answer(_ lookup: DirectLookup) throws {
+                // Registrations taking parameters answer injections with parameters only.
+                guard lookup.kind != .parameterized else { return }
+                guard let object = try object(for: lookup, as: id, .none, state) else {
+                    preconditionFailure("a direct lookup without parameters always answers")
+                }
+                body(object)
+            }
+            switch snapshot.elementLookups(ofType: id) {
+            case nil: return false
+            case .none?: return true
+            case .one(let lookup)?:
+                guard lookup.kind != .none else { return false }
+                reserve(1)
+                try withExtendedLifetime(snapshot) { try answer(lookup) }
+            case .many(let lookups)?:
+                guard !lookups.contains(where: { $0.kind == .none }) else { return false }
+                reserve(lookups.count)
+                try withExtendedLifetime(snapshot) { try lookups.forEach(answer) }
+            }
+            return true
+        } ?? false
+    }
+
     /// Runs `body` with the thread's cached snapshot when it is current, without touching
     /// reference counts; nil when it is not current.
     @inline(__always)
-    private func withCurrentSnapshot(
-        _ state: ThreadState, _ body: (IndexSnapshot) throws -> AnyObject?
-    ) rethrows -> AnyObject? {
+    private func withCurrentSnapshot<R>(_ state: ThreadState, _ body: (IndexSnapshot) throws -> R?) rethrows -> R? {
         guard state.generation == publishedGeneration.load(ordering: .acquiring),
               let snapshot = state.unretainedSnapshot
         else { return nil }
@@ -83,10 +117,9 @@ extension GraphEngine {
     }
 
     /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it
-    /// is requested as one; nil when the instance does not conform, for the general path to
-    /// report.
+    /// is requested as one.
     @inline(never)
-    private func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject? {
+    func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
         try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
     }
 

@@ -106,16 +106,28 @@ extension GraphEngine {
     /// Resolves every registration under `key` whose parameters match, in registration order.
     func resolveAll<E>(_ key: LookupKey, _ arguments: InjectionArguments, as type: E.Type) throws -> [E] {
         let state = ThreadState.current
-        return try (snapshot(state: state).entries(for: key)?.entries ?? [])
-            .filter { $0.record.accepts(arguments) }
-            .map { entry in
-                let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
-                guard let value = entry.record.cast(instance, to: E.self) else {
-                    throw InjectionError.mismatchedDependencyType(
-                        entry.record.typeName(of: instance), expected: String(describing: E.self))
-                }
-                return value
-            }
+        guard let list = snapshot(state: state).entries(for: key) else { return [] }
+        var all: [E] = []
+        all.reserveCapacity(list.count)
+        try list.forEach { entry in
+            if entry.record.accepts(arguments) { all.append(try element(entry, arguments, state, as: E.self)) }
+        }
+        return all
+    }
+
+    /// One element of a collection request: a singleton presented as the protocol `E`
+    /// through its view (no dynamic cast), anything else cast.
+    private func element<E>(_ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, as _: E.Type) throws -> E {
+        let id = ObjectIdentifier(E.self)
+        if arguments.isEmpty, DirectLookup.kind(of: entry, as: id) == .publishedView {
+            let view = try entry.publishedView(state.hazard) ?? presentedView(of: entry, as: id, state)
+            return unsafeDowncast(view, to: TypedBox<E>.self).value
+        }
+        let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
+        guard let value = entry.record.cast(instance, to: E.self) else {
+            throw InjectionError.mismatchedDependencyType(entry.record.typeName(of: instance), expected: String(describing: E.self))
+        }
+        return value
     }
 
     /// The path inherited from a parent task, when this thread has no resolution in progress.
