@@ -217,4 +217,19 @@ struct InjectionShapeTests {
         #expect(messages.count == 2)
         #expect(Set(messages).count == 1, "\(messages)")
     }
+
+    @Test func registrationsThatDifferByParametersAreChosenByTheInjection() throws {
+        try inBothPaths({
+            DependencyContainer {
+                Dependency { ServiceImpl(0) }.scope(.singleton)
+                Dependency { (id: Int) in ServiceImpl(id) }.scope(.instance)
+            }
+        }) { path throws in
+            let plain: ServiceImpl = try DependencyGraph.inject()
+            #expect(plain.id == 0, "\(path)")
+            #expect(try DependencyGraph.inject() as ServiceImpl === plain, "\(path)")
+            #expect(try DependencyGraph.inject(byType: ServiceImpl.self, parameters: 5).id == 5, "\(path)")
+            #expect(throws: InjectionError.self, "\(path)") { try DependencyGraph.inject(byType: ServiceImpl.self, parameters: "text") as ServiceImpl }
+        }
+    }
 }

@@ -3,9 +3,9 @@ import Stitcher
 
 // `Profile shapes`: the injection shapes apps write most, each next to the hand-written code
 // it replaces, measured like `Profile ratios` (`compare`): a protocol-typed singleton and
-// transient, a value type behind a protocol, an optional request, an array of two. Uses only
-// API that every Stitcher version since the first benchmarks has, so that one build can be
-// compared with another.
+// transient, a value type behind a protocol, an optional request, an array of two, a type
+// registered with and without a parameter. Uses only API that every Stitcher version since
+// the first benchmarks has, so that one build can be compared with another.
 
 protocol ShapeService: AnyObject {}
 final class ShapeSingleton: ShapeService {}
@@ -17,6 +17,10 @@ protocol ShapeListed: AnyObject {}
 final class ShapeFirst: ShapeListed {}
 final class ShapeSecond: ShapeListed {}
 final class ShapeOptional: Sendable {}
+final class ShapeWidget: Sendable {
+    let value: Int
+    init(_ value: Int = 0) { self.value = value }
+}
 
 /// Keeps a value-type result observable (a side effect the optimizer must keep), returning a
 /// fixed object for `compare`.
@@ -53,6 +57,8 @@ private func activateShapes() {
         Dependency { ShapeOptional() }.scope(.singleton)
         Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
         Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
+        Dependency { ShapeWidget() }.scope(.instance)
+        Dependency { (value: Int) in ShapeWidget(value) }.scope(.instance)
     })
 }
 
@@ -76,6 +82,8 @@ func printShapes() throws {
                 baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })
     try compare("optional request of a singleton (stored closure)", burst: 20_000,
                 baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
+    try compare("with and without a parameter, injected without (initializer)", burst: 20_000,
+                baseline: { ShapeWidget() }, stitcher: { try DependencyGraph.inject() as ShapeWidget })
     try compare("[P] of two singletons (stored array)", burst: 20_000,
                 baseline: { consume(listClosure()) }, stitcher: { consume(try DependencyGraph.inject() as [any ShapeListed]) })
 }

@@ -50,8 +50,14 @@ struct DirectLookup: @unchecked Sendable {
     }
 
     /// The direct lookup of `list` for a request of the type with identity `requestedType`.
+    ///
+    /// Among registrations that differ by their parameters, the one taking none is the
+    /// direct answer to injections without parameters (its kind is never `.parameterized`,
+    /// so that injections with parameters take the general path, which chooses by them).
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
-        guard let entry = list.single, case let kind = Self.kind(of: entry, as: requestedType), kind != .none else {
+        guard let entry = list.answeringWithoutParameters, case let kind = Self.kind(of: entry, as: requestedType),
+              kind != .none
+        else {
             self = .none
             return
         }

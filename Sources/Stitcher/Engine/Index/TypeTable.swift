@@ -20,6 +20,18 @@ struct EntryList: @unchecked Sendable {
     @inline(__always)
     var single: IndexEntry? { others.isEmpty ? first : nil }
 
+    /// The entry that answers an injection without parameters: the only one, or the only one
+    /// taking none among registrations that differ by their parameters.
+    var answeringWithoutParameters: IndexEntry? {
+        if others.isEmpty { return first }
+        var found: IndexEntry?
+        for entry in [first] + others where !entry.record.takesParameters {
+            if found != nil { return nil }
+            found = entry
+        }
+        return found
+    }
+
     var entries: [IndexEntry] { [first] + others }
 
     /// How many entries the list holds.
