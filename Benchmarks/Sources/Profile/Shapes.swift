@@ -17,6 +17,15 @@ protocol ShapeListed: AnyObject {}
 final class ShapeFirst: ShapeListed {}
 final class ShapeSecond: ShapeListed {}
 final class ShapeOptional: Sendable {}
+protocol ShapeMade: AnyObject {}
+final class ShapeMadeImpl: ShapeMade {}
+protocol ShapeMadeValue { var tag: Int { get } }
+struct ShapeMadeValueImpl: ShapeMadeValue { var tag = 2 }
+@inline(never)
+private func consume(_ value: any ShapeMadeValue) -> AnyObject {
+    consumed &+= value.tag
+    return sentinel
+}
 final class ShapeWidget: Sendable {
     let value: Int
     init(_ value: Int = 0) { self.value = value }
@@ -57,6 +66,8 @@ private func activateShapes() {
         Dependency { ShapeOptional() }.scope(.singleton)
         Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
         Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
+        Dependency { ShapeMadeImpl() as any ShapeMade }.scope(.instance)
+        Dependency { ShapeMadeValueImpl() as any ShapeMadeValue }
         Dependency { ShapeWidget() }.scope(.instance)
         Dependency { (value: Int) in ShapeWidget(value) }.scope(.instance)
     })
@@ -68,6 +79,7 @@ func printShapes() throws {
     let service: any ShapeService = ShapeSingleton()
     let serviceClosure: () -> any ShapeService = { service }
     let valueClosure: () -> any ShapeValue = { ShapeValueImpl() }
+    let madeValueClosure: () -> any ShapeMadeValue = { ShapeMadeValueImpl() }
     let optional = ShapeOptional()
     let optionalClosure: () -> ShapeOptional? = { optional }
     let listed: [any ShapeListed] = [ShapeFirst(), ShapeSecond()]
@@ -80,6 +92,10 @@ func printShapes() throws {
                 baseline: { ShapeTransient() as any ShapeFactory }, stitcher: { try DependencyGraph.inject() as any ShapeFactory })
     try compare("value type behind a protocol (closure)", burst: 20_000,
                 baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })
+    try compare("transient registered as its protocol, `Impl() as any P` (initializer)", burst: 20_000,
+                baseline: { ShapeMadeImpl() as any ShapeMade }, stitcher: { try DependencyGraph.inject() as any ShapeMade })
+    try compare("value registered as its protocol, `Impl() as any P` (closure)", burst: 20_000,
+                baseline: { consume(madeValueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeMadeValue) })
     try compare("optional request of a singleton (stored closure)", burst: 20_000,
                 baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
     try compare("with and without a parameter, injected without (initializer)", burst: 20_000,

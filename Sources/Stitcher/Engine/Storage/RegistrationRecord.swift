@@ -111,13 +111,17 @@ final class RegistrationRecord: @unchecked Sendable {
     @inline(__always)
     func finish(_ instance: __owned AnyObject) -> AnyObject {
         if storesObjects {
-            if flags.contains(.alwaysAware) || ObjectIdentifier(type(of: instance)) != producedType.id {
+            if flags.contains(.alwaysAware) {
                 (instance as? PostInstantiationAware)?.didInstantiate()
+            } else if ObjectIdentifier(type(of: instance)) != producedType.id {
+                UnawareTypes.notifyIfAware(instance)
             }
         } else {
             let box = unsafeDowncast(instance, to: InstanceBox.self)
-            if flags.contains(.alwaysAware) || box.holdsAnotherType {
+            if flags.contains(.alwaysAware) {
                 (box.anyValue as? PostInstantiationAware)?.didInstantiate()
+            } else if box.holdsAnotherType {
+                UnawareTypes.notifyIfAware(box.anyValue)
             }
         }
         return instance
