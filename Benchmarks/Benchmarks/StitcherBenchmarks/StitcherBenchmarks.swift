@@ -202,6 +202,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("11 request scope: Stitcher", configuration: perRequest) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try stitcherRequest()) }
     }
+
+    shapeBenchmarks()
 }
 
 /// Runs `body` `iterations` times on each of `count` threads, all started together.

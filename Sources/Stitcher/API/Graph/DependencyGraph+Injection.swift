@@ -44,7 +44,11 @@ extension DependencyGraph {
     static func directObjects(
         ofElement id: ObjectIdentifier, reserve: (Int) -> Void, _ body: (AnyObject) -> Void
     ) throws -> Bool {
-        try GraphEngine.withDirectContext { try $0.directObjects(ofElement: id, $1, reserve: reserve, body) } ?? false
+        // Not through `withDirectContext`, which is kept for the single lookups it is inlined into.
+        guard let state = ThreadState.unretainedCurrent else { return false }
+        return try state._withUnsafeGuaranteedRef { state in
+            try GraphContext.current.directObjects(ofElement: id, state, reserve: reserve, body)
+        }
     }
 
     /// The `D` a direct lookup answered with: for a class, the instance itself; for any other

@@ -27,7 +27,7 @@ extension GraphEngine {
     /// neither retained; nil when the thread has no state yet (its first lookup goes the
     /// general way, which makes it).
     @inline(__always)
-    static func withDirectContext<R>(_ body: (GraphEngine, ThreadState) throws -> R?) rethrows -> R? {
+    static func withDirectContext(_ body: (GraphEngine, ThreadState) throws -> AnyObject?) rethrows -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
             if isolatedGraphCount == 0 {
@@ -106,7 +106,7 @@ extension GraphEngine {
                 if let view = entry.publishedView(state.hazard) { return view }
                 return try presentedView(of: unretained.takeUnretainedValue(), as: id, state)
             case .transientView where arguments.isEmpty:
-                return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id)
+                return try transientView(of: entry, as: id, state)
             default:
                 return nil
             }
@@ -121,6 +121,13 @@ extension GraphEngine {
     @inline(never)
     func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
         try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
+    }
+
+    /// A new instance of `entry` presented as the protocol `id`. Outlined, as the other rare
+    /// kinds are: the direct path is inlined into every lookup.
+    @inline(never)
+    private func transientView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
+        try view(of: makeTransient(entry, nil, state), of: entry.record, as: id)
     }
 
     /// `instance` of `record` presented as its alias `id`.
