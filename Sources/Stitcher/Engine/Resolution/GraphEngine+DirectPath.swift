@@ -102,11 +102,8 @@ extension GraphEngine {
                 break
             case .parameterized where entry.record.accepts(arguments):
                 if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
-            case .publishedView where arguments.isEmpty:
-                if let view = entry.publishedView(state.hazard) { return view }
-                return try presentedView(of: unretained.takeUnretainedValue(), as: id, state)
-            case .transientView where arguments.isEmpty:
-                return try transientView(of: entry, as: id, state)
+            case .publishedView where arguments.isEmpty, .transientView where arguments.isEmpty:
+                return try view(for: lookup, as: id, state)
             default:
                 return nil
             }
@@ -123,18 +120,21 @@ extension GraphEngine {
         try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
     }
 
-    /// A new instance of `entry` presented as the protocol `id`. Outlined, as the other rare
-    /// kinds are: the direct path is inlined into every lookup.
+    /// The answer of a lookup of a view kind: the singleton's view, made the first time, or
+    /// a new instance presented as the protocol `id`. Outlined, as the other rare paths
+    /// are: the direct path is inlined into every lookup, and its size matters there.
     @inline(never)
-    private func transientView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
-        try view(of: makeTransient(entry, nil, state), of: entry.record, as: id)
+    private func view(for lookup: DirectLookup, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
+        let entry = lookup.entry!.takeUnretainedValue()
+        if lookup.kind == .transientView { return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id) }
+        if let view = entry.publishedView(state.hazard) { return view }
+        return try presentedView(of: entry, as: id, state)
     }
 
     /// `instance` of `record` presented as its alias `id`.
     ///
     /// - Throws: ``InjectionError/mismatchedDependencyType(_:expected:)`` when it does not
     ///   conform, as the general path would.
-    @inline(__always)
     private func view(of instance: AnyObject, of record: RegistrationRecord, as id: ObjectIdentifier) throws -> AnyObject {
         guard case .type(let types) = record.locator.kind, let alias = types.alias(id), let make = alias.view else {
             preconditionFailure("a view kind is given only to an alias with a view")

@@ -47,8 +47,6 @@ final class ThreadState {
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
-    /// The chain last handed out by `newChain()`, given again once nothing else holds it.
-    @exclusivity(unchecked) private var spareChain = ResolutionChain()
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
     /// The process-wide graph, reachable without the lazy-initialization check of `runtime`,
@@ -57,6 +55,9 @@ final class ThreadState {
     let sharedGraph = Unmanaged.passUnretained(runtime.shared)
     /// Where this thread announces the shared instance it is reading (see `HazardDomain`).
     let hazard = runtime.hazards.makeCell()
+    /// The chain last handed out by `newChain()`, given again once nothing else holds it.
+    /// Last: the fields every lookup reads keep their places (and cache lines).
+    @exclusivity(unchecked) private var spareChain = ResolutionChain()
 
     deinit {
         frames.deallocate()
