@@ -97,19 +97,26 @@ struct TypeTable: @unchecked Sendable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
     }
 
-    /// The direct lookup of the type with identity `id`; `.none` when there is none.
+    /// The position of the type with identity `id` in the table, or nil.
     @inline(__always)
-    func directLookup(_ id: ObjectIdentifier) -> DirectLookup {
+    private func position(of id: ObjectIdentifier) -> Int? {
         let key = UInt(bitPattern: Int(bitPattern: id))
         var index = Self.slot(key, shift: shift, mask: mask)
         return keys.withUnsafeBufferPointer { keys in
             while true {
                 let candidate = keys[index]
-                if candidate == key { return direct.withUnsafeBufferPointer { $0[index] } }
-                if candidate == 0 { return .none }
+                if candidate == key { return index }
+                if candidate == 0 { return nil }
                 index = (index + 1) & mask
             }
         }
+    }
+
+    /// The direct lookup of the type with identity `id`; `.none` when there is none.
+    @inline(__always)
+    func directLookup(_ id: ObjectIdentifier) -> DirectLookup {
+        guard let index = position(of: id) else { return .none }
+        return direct.withUnsafeBufferPointer { $0[index] }
     }
 
     /// The lookups of the registrations of the type with identity `id` as elements of an
@@ -117,19 +124,9 @@ struct TypeTable: @unchecked Sendable {
     /// would be answered with, registrations taking parameters included.
     @inline(__always)
     func elementLookups(_ id: ObjectIdentifier) -> ElementLookups {
-        let key = UInt(bitPattern: Int(bitPattern: id))
-        var index = Self.slot(key, shift: shift, mask: mask)
-        return keys.withUnsafeBufferPointer { keys in
-            while true {
-                let candidate = keys[index]
-                if candidate == key {
-                    if let many = elements[index] { return .many(many) }
-                    return .one(direct.withUnsafeBufferPointer { $0[index] })
-                }
-                if candidate == 0 { return .none }
-                index = (index + 1) & mask
-            }
-        }
+        guard let index = position(of: id) else { return .none }
+        if let many = elements[index] { return .many(many) }
+        return .one(direct.withUnsafeBufferPointer { $0[index] })
     }
 
     enum ElementLookups {
@@ -141,15 +138,6 @@ struct TypeTable: @unchecked Sendable {
     /// The registrations of the type with identity `id`, or nil.
     @inline(__always)
     func lookup(_ id: ObjectIdentifier) -> EntryList? {
-        let key = UInt(bitPattern: Int(bitPattern: id))
-        var index = Self.slot(key, shift: shift, mask: mask)
-        return keys.withUnsafeBufferPointer { keys in
-            while true {
-                let candidate = keys[index]
-                if candidate == key { return lists[index] }
-                if candidate == 0 { return nil }
-                index = (index + 1) & mask
-            }
-        }
+        position(of: id).flatMap { lists[$0] }
     }
 }
