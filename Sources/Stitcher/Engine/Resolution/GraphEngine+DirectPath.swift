@@ -116,7 +116,7 @@ extension GraphEngine {
     /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it
     /// is requested as one.
     @inline(never)
-    func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
+    private func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
         try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
     }
 
@@ -124,7 +124,7 @@ extension GraphEngine {
     /// a new instance presented as the protocol `id`. Outlined, as the other rare paths
     /// are: the direct path is inlined into every lookup, and its size matters there.
     @inline(never)
-    private func view(for lookup: DirectLookup, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
+    func view(for lookup: DirectLookup, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
         let entry = lookup.entry!.takeUnretainedValue()
         if lookup.kind == .transientView { return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id) }
         if let view = entry.publishedView(state.hazard) { return view }

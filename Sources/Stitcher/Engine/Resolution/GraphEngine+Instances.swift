@@ -26,10 +26,7 @@ extension GraphEngine {
     private func storedInstance(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
-        try checkCycle(entry, arguments, state)
-        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
-        let inherited = inheritedResolution(state)
-        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
+        let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         return try entry.instance(
             for: key, strongly: strongly, chain: chain,
             path: { self.path(to: entry, state) },
@@ -40,10 +37,7 @@ extension GraphEngine {
     private func scopedInstance(
         of entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
-        try checkCycle(entry, arguments, state)
-        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
-        let inherited = inheritedResolution(state)
-        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
+        let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         return try scope.instance(
             of: entry, for: key, chain: chain,
             path: { self.path(to: entry, state) },
@@ -55,6 +49,20 @@ extension GraphEngine {
                     ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain)
                     : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
             })
+    }
+
+    /// What finding or building a stored instance of `entry` (kept by its entry or by a
+    /// scope) starts from, once no cycle leads to it: the key of its instance, the path
+    /// inherited from a parent task, and the identity of the resolution asking.
+    @inline(__always)
+    private func storedBuild(
+        of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> (key: ArgumentKey, inherited: InheritedResolution?, chain: ResolutionChain) {
+        try checkCycle(entry, arguments, state)
+        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
+        let inherited = inheritedResolution(state)
+        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
+        return (key, inherited, chain)
     }
 
     /// Instantiates a stored instance with the resolution path shared with the child tasks

@@ -119,9 +119,8 @@ extension GraphEngine {
     /// through its view (no dynamic cast), anything else cast.
     private func element<E>(_ entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, as _: E.Type) throws -> E {
         let id = ObjectIdentifier(E.self)
-        if arguments.isEmpty, DirectLookup.kind(of: entry, as: id) == .publishedView {
-            let view = try entry.publishedView(state.hazard) ?? presentedView(of: entry, as: id, state)
-            return unsafeDowncast(view, to: TypedBox<E>.self).value
+        if arguments.isEmpty, case let kind = DirectLookup.kind(of: entry, as: id), kind == .publishedView {
+            return unsafeDowncast(try view(for: DirectLookup(entry, kind), as: id, state), to: TypedBox<E>.self).value
         }
         let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
         guard let value = entry.record.cast(instance, to: E.self) else {
