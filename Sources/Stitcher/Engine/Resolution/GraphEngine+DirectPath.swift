@@ -102,7 +102,11 @@ extension GraphEngine {
                 break
             case .parameterized where entry.record.accepts(arguments):
                 if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
-            case .publishedView where arguments.isEmpty, .transientView where arguments.isEmpty:
+            case .publishedView where arguments.isEmpty:
+                // Read inline, as a published instance is; made (once) out of line.
+                if let view = entry.publishedView(state.hazard) { return view }
+                return try view(for: lookup, as: id, state)
+            case .transientView where arguments.isEmpty:
                 return try view(for: lookup, as: id, state)
             default:
                 return nil
