@@ -26,6 +26,8 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
+        // Heap statistics from the C library, for the memory workloads.
+        .target(name: "HeapStatistics", path: "Sources/HeapStatistics"),
         .target(
             name: "ScopeWorkload",
             dependencies: [.product(name: "Stitcher", package: "Stitcher"), "OpaqueUse"],
@@ -36,6 +38,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Stitcher", package: "Stitcher"),
                 .product(name: "Swinject", package: "Swinject"),
+                "HeapStatistics",
                 "OpaqueUse",
                 "ScopeWorkload",
             ],

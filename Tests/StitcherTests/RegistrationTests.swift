@@ -11,6 +11,12 @@ private final class RegOther: RegBase, RegProtocol {}
 private enum RegName: String { case primary, secondary }
 private struct RegDescribed: CustomStringConvertible { var description: String { "described" } }
 private enum RegMode { case a, b, c }
+private final class RegManualScope: ManagedDependencyScopeProviding, @unchecked Sendable {
+    func onScopeInvalidated(perform action: @escaping @Sendable () -> Void) -> any ManagedDependencyScopeReceipt {
+        Receipt()
+    }
+    struct Receipt: ManagedDependencyScopeReceipt { func cancel() {} }
+}
 
 private final class AutoclosureProbe: @unchecked Sendable {
     static let built = Counter()
@@ -30,6 +36,31 @@ struct RegistrationTests {
         #expect(try DependencyGraph.inject(byType: RegService.self, 7).id == 7)
         #expect(try DependencyGraph.inject(byType: RegValue.self, "ab", 2) == RegValue(text: "abab"))
         #expect(try DependencyGraph.inject(byType: RegValue.self, parameters: "x", "y", "z", 1) == RegValue(text: "xyz1"))
+    }
+
+    @Test func everyScopeReadsBackAsDeclared() throws {
+        // Records keep a scope as its lifetime and only a `.managed(by:)` provider beside it.
+        let manual = RegManualScope()
+        let captured = 7
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { RegService(id: captured) }.named("instance").scope(.instance)
+            Dependency { RegService() }.named("shared").scope(.shared)
+            Dependency { RegService() }.named("singleton").scope(.singleton)
+            Dependency { RegService() }.named("managed").scope(.managed(by: manual))
+            Dependency { RegService() }.named("scoped").scope(.scoped)
+        })
+        func scope(of name: String) -> DependencyScope? {
+            DependencyGraph.activeRegistrations.first { $0.isLocatedBy(name: name) }?.scope
+        }
+        #expect(scope(of: "instance")?.description == "instance")
+        #expect(scope(of: "shared")?.description == "shared")
+        #expect(scope(of: "singleton")?.description == "singleton")
+        #expect(scope(of: "scoped")?.description == "scoped")
+        guard case .managed(let provider) = scope(of: "managed") else {
+            Issue.record("a managed registration reads back as \(String(describing: scope(of: "managed")))")
+            return
+        }
+        #expect(provider as? RegManualScope === manual)
     }
 
     @Test func bareExpressionsAreEvaluatedAtInstantiationNotAtBuild() throws {

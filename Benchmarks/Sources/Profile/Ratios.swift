@@ -144,34 +144,75 @@ private func makeSwinjectContainer() -> Container {
     return container
 }
 
+/// Milliseconds that `body` takes; what it returns is released after the clock stops.
+private func milliseconds(_ body: () -> Any) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let kept = body()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    withExtendedLifetime(kept) {}
+    return elapsed
+}
+
 /// Workload 7: filling a `[String: closure]` of `wideNames` next to activating a container
-/// of them in an empty graph; neither teardown is timed.
-private func compareActivation(pairs: Int = 15) {
+/// of them in an empty graph; then the form real code writes (factories capturing their
+/// index, `Dependency(named:)`) activated into the process-wide graph beside this process's
+/// other container, next to the same capturing fill. No teardown is timed.
+func compareActivation() {
+    compareActivation(
+        "7 activate 100k names, ms (`[String: closure]`)",
+        dictionary: {
+            var closures: [String: () -> Wide] = [:]
+            for name in wideNames { closures[name] = { Wide() } }
+            return closures
+        },
+        stitcher: {
+            var elapsed = 0.0
+            DependencyGraph.withIsolatedGraph { elapsed = milliseconds { DependencyGraph.activate(wideContainer()) } }
+            return elapsed
+        },
+        swinject: {
+            let container = Container()
+            for name in wideNames { container.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container) }
+            return container
+        })
+    compareActivation(
+        "7 capturing factories into the process-wide graph, ms (capturing `[String: closure]`)",
+        dictionary: {
+            var closures: [String: () -> Widget] = [:]
+            for (i, name) in wideNames.enumerated() { closures[name] = { Widget(value: i) } }
+            return closures
+        },
+        stitcher: {
+            let container = capturingContainer()
+            let elapsed = milliseconds { DependencyGraph.activate(container) }
+            DependencyGraph.deactivate(container)
+            return elapsed
+        },
+        swinject: {
+            let container = Container()
+            for (i, name) in wideNames.enumerated() {
+                container.register(Widget.self, name: name) { _ in Widget(value: i) }.inObjectScope(.container)
+            }
+            return container
+        })
+}
+
+/// Prints a row of activation times: each of `pairs` rounds times the three in turn.
+private func compareActivation(
+    _ label: String, pairs: Int = 15, dictionary: () -> Any, stitcher: () -> Double, swinject: () -> Any
+) {
     var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
     for _ in 0..<pairs {
-        var start = DispatchTime.now().uptimeNanoseconds
-        var closures: [String: () -> Wide] = [:]
-        for name in wideNames { closures[name] = { Wide() } }
-        let b = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        withExtendedLifetime(closures) {}
-        var s = 0.0
-        DependencyGraph.withIsolatedGraph {
-            start = DispatchTime.now().uptimeNanoseconds
-            DependencyGraph.activate(wideContainer())
-            s = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        }
-        start = DispatchTime.now().uptimeNanoseconds
-        let container = Container()
-        for name in wideNames { container.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container) }
-        let w = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        withExtendedLifetime(container) {}
+        let b = milliseconds(dictionary)
+        let s = stitcher()
+        let w = milliseconds(swinject)
         base.append(b)
         ours.append(s)
         ratios.append(s / b)
         theirs.append(w)
         factors.append(w / s)
     }
-    let row = ["7 activate 100k names, ms (`[String: closure]`)", String(format: "%.1f", median(base)),
+    let row = [label, String(format: "%.1f", median(base)),
                String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios)),
                String(format: "%.1f", median(theirs)), String(format: "%.1f×", median(factors))]
     print("| " + row.joined(separator: " | ") + " |")

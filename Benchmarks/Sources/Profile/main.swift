@@ -1,4 +1,5 @@
 import Dispatch
+import HeapStatistics
 import ScopeWorkload
 import Stitcher
 import Foundation
@@ -47,6 +48,14 @@ if ProcessInfo.processInfo.environment["PROFILE_WIDE"] != nil {
 }
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
+/// A registration's product that keeps the number its factory captured.
+final class Widget: @unchecked Sendable { let value: Int; init(value: Int) { self.value = value } }
+/// Workload 7 as real code writes it: factories that capture, named with `Dependency(named:)`.
+func capturingContainer() -> DependencyContainer {
+    DependencyContainer {
+        for (i, name) in wideNames.enumerated() { Dependency(named: name) { Widget(value: i) } }
+    }
+}
 /// glibc's `malloc_trim`, which gives the pages of freed memory back to the system, so that
 /// resident memory counts what is still allocated (not in Glibc's module map).
 @_silgen_name("malloc_trim") func mallocTrim(_ pad: Int) -> Int32
@@ -55,25 +64,52 @@ func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     return (Int(text.split(separator: " ")[1]) ?? 0) * 4096
 }
+/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`), counting
+/// mapped blocks: unlike resident memory, it does not depend on which pages were reused.
+func heapBytes() -> Int {
+    Int(heap_statistics_allocated_bytes())
+}
+/// Prints the heap and resident bytes per registration that `body` leaves allocated.
+func perRegistration(_ label: String, _ body: () -> Any) {
+    _ = mallocTrim(0)
+    let heap = heapBytes(), resident = residentBytes()
+    let kept = body()
+    let heapUsed = heapBytes() - heap, residentUsed = residentBytes() - resident
+    print("\(label): \(heapUsed / wideNames.count) B per registration on the heap (resident: \(residentUsed / wideNames.count) B)")
+    withExtendedLifetime(kept) {}
+}
 if workload == "memory" {
-    let names = wideNames
-    var dictionary: [String: () -> Wide] = [:]
-    let beforeDictionary = residentBytes()
-    for name in names { dictionary[name] = { Wide() } }
-    let dictionaryBytes = residentBytes() - beforeDictionary
+    perRegistration("[String: closure]") {
+        var dictionary: [String: () -> Wide] = [:]
+        for name in wideNames { dictionary[name] = { Wide() } }
+        return dictionary
+    }
+    perRegistration("capturing [String: closure]") {
+        var dictionary: [String: () -> Widget] = [:]
+        for (i, name) in wideNames.enumerated() { dictionary[name] = { Widget(value: i) } }
+        return dictionary
+    }
     // In an empty graph, as workload 7 and as Swinject and the dictionary start: this
     // process has the other workloads' container active in the shared graph.
     DependencyGraph.withIsolatedGraph {
-        _ = mallocTrim(0)
-        let before = residentBytes()
-        let container = wideContainer()
-        let built = residentBytes()
+        perRegistration("Stitcher, workload 7 (empty isolated graph)") {
+            let container = wideContainer()
+            DependencyGraph.activate(container)
+            return container
+        }
+    }
+    DependencyGraph.withIsolatedGraph {
+        perRegistration("Stitcher, capturing factories (empty isolated graph)") {
+            let container = capturingContainer()
+            DependencyGraph.activate(container)
+            return container
+        }
+    }
+    // As an app's second module would be: beside this process's other container.
+    perRegistration("Stitcher, capturing factories (process-wide graph, beside another container)") {
+        let container = capturingContainer()
         DependencyGraph.activate(container)
-        let after = residentBytes()
-        _ = mallocTrim(0)
-        let trimmed = residentBytes()
-        print("Stitcher: \((after - before) / names.count) bytes per registration (container \((built - before) / names.count), activation \((after - built) / names.count)), \((trimmed - before) / names.count) once freed pages are trimmed; [String: closure]: \(dictionaryBytes / names.count) bytes per entry")
-        withExtendedLifetime((dictionary, container)) {}
+        return container
     }
     exit(0)
 }
@@ -113,6 +149,11 @@ if workload == "threads" {
 }
 if workload == "ratios" {
     try printRatios()
+    exit(0)
+}
+if workload == "activation" {
+    // Workload 7's rows of `ratios` alone.
+    compareActivation()
     exit(0)
 }
 if workload == "scope" {

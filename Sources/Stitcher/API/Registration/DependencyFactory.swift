@@ -23,6 +23,8 @@ public enum DependencyFactory {
         @usableFromInline let alwaysAware: Bool
         /// The factory closure's code address (see `RegistrationRecord.origin`).
         @usableFromInline let originCode: UInt
+        /// The factory closure's context (see `RegistrationRecord.origin`).
+        @usableFromInline let originContext: UInt
         /// What only some factories have: parameters, a boxed form, an asynchronous factory,
         /// a captured context. Nil for a class factory without parameters that captures
         /// nothing, which the record then keeps in one 96-byte allocation.
@@ -41,9 +43,10 @@ public enum DependencyFactory {
         ) {
             alwaysAware = isPostInstantiationAware(T.self)
             originCode = origin.code
+            originContext = origin.context
             extras = RegistrationExtras.of(
                 parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-                originContext: origin.context, isMainActor: isMainActor
+                isMainActor: isMainActor
             )
             self.storesObjects = storesObjects
             self.make = make

@@ -1,7 +1,7 @@
 /// The parts of a registration that most registrations do without, kept apart so that
 /// their records stay small: parameters, a boxed instance form, an asynchronous factory,
-/// the context of a factory that captures values, the factory's isolation, and how a
-/// dependency scope tears its instances down.
+/// the factory's isolation, the provider of a `.managed` scope, and how a dependency scope
+/// tears its instances down.
 ///
 /// Made once by the provider; the record keeps the same object.
 @usableFromInline
@@ -14,49 +14,52 @@ final class RegistrationExtras: @unchecked Sendable {
     let form: InstanceForm.Type?
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
-    /// The context of the factory closure (see `RegistrationRecord.origin`).
-    let originContext: UInt
     /// The factory is isolated to the main actor and runs only there.
     let isMainActor: Bool
     /// How to tear down an instance of `T`, when `T` asks for it.
     let teardown: TeardownWitness?
+    /// The provider of a `.managed(by:)` scope (other scopes follow from the lifetime).
+    let managedScope: (any ManagedDependencyScopeProviding)?
 
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool,
-        teardown: TeardownWitness?
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
+        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
         self.form = form
         self.makeAsync = makeAsync
-        self.originContext = originContext
         self.isMainActor = isMainActor
         self.teardown = teardown
+        self.managedScope = managedScope
     }
 
     /// The extras of a factory; nil when it needs none.
     @usableFromInline
     static func of(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, originContext: UInt, isMainActor: Bool
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool
     ) -> RegistrationExtras? {
-        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || originContext != 0 || isMainActor else {
+        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor else {
             return nil
         }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-            originContext: originContext, isMainActor: isMainActor, teardown: nil
+            isMainActor: isMainActor, teardown: nil, managedScope: nil
         )
     }
 
-    /// `extras` (or none) with `teardown` added: made for the `.scoped` registrations of a
-    /// type that asks to be torn down, whose records are then made.
-    static func adding(_ teardown: TeardownWitness, to extras: RegistrationExtras?) -> RegistrationExtras {
-        RegistrationExtras(
+    /// `extras` (or none) with what the record adds: how a scope tears an instance down
+    /// (`.scoped` registrations of a type that asks for it) and a `.managed` scope's provider.
+    static func adding(
+        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, to extras: RegistrationExtras?
+    ) -> RegistrationExtras? {
+        guard teardown != nil || managedScope != nil else { return extras }
+        return RegistrationExtras(
             parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
-            form: extras?.form, makeAsync: extras?.makeAsync, originContext: extras?.originContext ?? 0,
-            isMainActor: extras?.isMainActor ?? false, teardown: teardown
+            form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
+            teardown: teardown, managedScope: managedScope
         )
     }
 }

@@ -7,7 +7,8 @@
 final class RegistrationRecord: @unchecked Sendable {
     // Ordered so that the one-byte fields and the 32-bit hash fill the word after the
     // locator, and what few registrations need is in `extras`: with the 16-byte object
-    // header, 88 bytes make a 96-byte allocation.
+    // header, 88 bytes make a 96-byte allocation. The scope is not stored: the lifetime
+    // tells it, but for a `.managed(by:)` provider, kept in `extras`.
     let locator: DependencyLocator
     let eagerness: DependencyEagerness
     private let flags: Flags
@@ -16,16 +17,19 @@ final class RegistrationRecord: @unchecked Sendable {
     let lifetime: InstanceLifetime
     /// `identity.hashValue` cut to 32 bits (see `identityHash`).
     private let shortIdentityHash: Int32
-    let scope: DependencyScope
     let producedType: TypeKey
     /// The code address of the factory (see `origin`).
     private let originCode: UInt
+    /// The context of the factory, 0 when it captures nothing (see `origin`): kept here, not
+    /// in `extras`, as factories that capture values are common.
+    private let originContext: UInt
     /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
     /// caller has checked `accepts(_:)`. Held in a `let` of a final class, so that calling
     /// it borrows its context instead of retaining it.
     let make: (InjectionArguments) throws -> AnyObject
     /// What a registration needs only when it takes parameters, produces a value, has an
-    /// asynchronous factory or a factory that captures values; nil for most.
+    /// asynchronous or main-actor factory, a `.managed(by:)` scope or a scope's teardown;
+    /// nil for most.
     private let extras: RegistrationExtras?
 
     private struct Flags: OptionSet {
@@ -44,26 +48,26 @@ final class RegistrationRecord: @unchecked Sendable {
         let provider = representation.dependencyProvider
         self.init(
             locator: representation.locator, scope: representation.scope, eagerness: representation.eagerness,
-            producedType: TypeKey(R.T.self), originCode: provider.originCode, storesObjects: provider.storesObjects,
-            alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.make
+            producedType: TypeKey(R.T.self), originCode: provider.originCode, originContext: provider.originContext,
+            storesObjects: provider.storesObjects, alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.make
         )
     }
 
     @usableFromInline
     init(
         locator: DependencyLocator, scope: DependencyScope, eagerness: DependencyEagerness, producedType: TypeKey,
-        originCode: UInt, storesObjects: Bool, alwaysAware: Bool, extras: RegistrationExtras?,
+        originCode: UInt, originContext: UInt, storesObjects: Bool, alwaysAware: Bool, extras: RegistrationExtras?,
         make: @escaping (InjectionArguments) throws -> AnyObject
     ) {
         let parameterTypes = extras?.parameterTypes ?? []
         self.locator = locator
-        self.scope = scope
         self.lifetime = InstanceLifetime(scope)
         self.eagerness = eagerness
         self.producedType = producedType
         let hash = RegistrationIdentity(locator: locator, parameters: parameterTypes).hashValue
         self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
         self.originCode = originCode
+        self.originContext = originContext
         var flags: Flags = []
         if storesObjects { flags.insert(.storesObjects) }
         if alwaysAware { flags.insert(.alwaysAware) }
@@ -73,7 +77,19 @@ final class RegistrationRecord: @unchecked Sendable {
         let teardown = lifetime == .scoped ? TeardownWitness.of(producedType.type) : nil
         self.flags = flags
         self.make = make
-        self.extras = teardown.map { RegistrationExtras.adding($0, to: extras) } ?? extras
+        var managedScope: (any ManagedDependencyScopeProviding)?
+        if case .managed(let provider) = scope, lifetime == .published { managedScope = provider }
+        self.extras = RegistrationExtras.adding(teardown: teardown, managedScope: managedScope, to: extras)
+    }
+
+    /// How long instances live, as declared.
+    var scope: DependencyScope {
+        switch lifetime {
+        case .transient: .instance
+        case .shared: .shared
+        case .scoped: .scoped
+        case .published: extras?.managedScope.map { .managed($0) } ?? .singleton
+        }
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the
@@ -95,7 +111,7 @@ final class RegistrationRecord: @unchecked Sendable {
 
     /// The factory closure's code address and context: tells a builder's re-run of the same
     /// line apart from a different factory registered under the same identity.
-    var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: extras?.originContext ?? 0) }
+    var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: originContext) }
 
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
