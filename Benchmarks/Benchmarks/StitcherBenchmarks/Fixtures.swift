@@ -18,6 +18,7 @@ final class GraphRoot: @unchecked Sendable {
     init(a: NodeA, c: LeafC) { self.a = a; self.c = c }
 }
 final class WideService: @unchecked Sendable { init() {} }
+final class WideWidget: @unchecked Sendable { let value: Int; init(value: Int) { self.value = value } }
 final class WrapperService: @unchecked Sendable { init() {} }
 
 /// A holder of an `@Injected` property and of plain stored properties, for workload 9.
@@ -47,6 +48,13 @@ let stitcherContainer = DependencyContainer {
     Dependency { LeafC() }.scope(.instance)
     Dependency { GraphRoot(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
     Dependency { WrapperService() }.scope(.singleton)
+}
+
+/// A container of `wideCount` named registrations whose factories capture their index.
+func makeCapturingContainer() -> DependencyContainer {
+    DependencyContainer {
+        for (i, name) in wideNames.enumerated() { Dependency(named: name) { WideWidget(value: i) } }
+    }
 }
 
 /// A container of `wideCount` named registrations.

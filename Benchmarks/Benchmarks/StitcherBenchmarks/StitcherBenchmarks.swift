@@ -134,6 +134,19 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("7 activate 100k: Swinject", configuration: activation) { benchmark in
         blackHole(makeWideSwinjectContainer())
     }
+    // The form apps write: factories that capture, named with `Dependency(named:)`, into the
+    // process-wide graph beside workload 6's container.
+    Benchmark("7c activate 100k capturing: baseline capturing dictionary", configuration: activation) { benchmark in
+        var closures: [String: () -> WideWidget] = [:]
+        for (i, name) in wideNames.enumerated() { closures[name] = { WideWidget(value: i) } }
+        blackHole(closures)
+    }
+    Benchmark("7c activate 100k capturing: Stitcher, process-wide graph", configuration: activation) { benchmark in
+        let container = makeCapturingContainer()
+        DependencyGraph.activate(container)
+        benchmark.stopMeasurement()
+        DependencyGraph.deactivate(container)
+    }
 
     // 8. The singleton of (1) from 2 threads at once: the same work per thread as one thread.
     let threaded = Benchmark.Configuration(
