@@ -126,6 +126,23 @@ static inline void *_Nullable stitcher_hazard_read(void *_Nullable *_Nonnull cel
     return atomic_load_explicit((_Atomic(void *) *)cell, memory_order_seq_cst);
 }
 
+/// The slots of `ExistentialTemplates`: each the address of a template, or 0. Written once.
+#define STITCHER_TEMPLATE_SLOTS 64
+extern _Atomic(void *) stitcher_existential_templates[STITCHER_TEMPLATE_SLOTS];
+
+/// The template in `slot` (masked to the table), or NULL.
+static inline void *_Nullable stitcher_existential_template(unsigned long slot) {
+    return atomic_load_explicit(&stitcher_existential_templates[slot & (STITCHER_TEMPLATE_SLOTS - 1)], memory_order_acquire);
+}
+
+/// Stores `template` in `slot` (masked to the table) if it is empty; false if it was not.
+static inline _Bool stitcher_publish_existential_template(unsigned long slot, void *_Nonnull template) {
+    void *expected = 0;
+    return atomic_compare_exchange_strong_explicit(
+        &stitcher_existential_templates[slot & (STITCHER_TEMPLATE_SLOTS - 1)], &expected, template,
+        memory_order_release, memory_order_relaxed);
+}
+
 /// Makes every thread's earlier announcements visible to the caller, and the caller's
 /// earlier stores visible to every thread's later loads: Linux's `membarrier` when
 /// `asymmetric_fences` is set, otherwise a fence (announcements are then fences themselves).

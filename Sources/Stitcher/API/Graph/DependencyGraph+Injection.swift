@@ -56,7 +56,17 @@ extension DependencyGraph {
     /// caller is compiled: `D.self is AnyClass` folds to a constant once `D` is known.
     @inlinable @inline(__always)
     static func directValue<D>(_ object: AnyObject, as _: D.Type) -> D {
-        D.self is AnyClass ? unsafeBitCast(object, to: D.self) : unsafeDowncast(object, to: TypedBox<D>.self).value
+        if D.self is AnyClass { return unsafeBitCast(object, to: D.self) }
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(TypedBox<D>.self) {
+            return unsafeDowncast(object, to: TypedBox<D>.self).value
+        }
+        // A class instance to present as the existential `D` (a transient by its protocol).
+        return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
+            ExistentialTemplates.present(
+                object, as: ObjectIdentifier(D.self), into: UnsafeMutableRawPointer(buffer.baseAddress!),
+                size: MemoryLayout<D>.size)
+            return buffer.baseAddress!.move()
+        }
     }
 
     /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that

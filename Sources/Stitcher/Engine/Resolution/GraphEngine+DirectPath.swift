@@ -107,7 +107,7 @@ extension GraphEngine {
                 if let view = entry.publishedView(state.hazard) { return view }
                 return try view(for: lookup, as: id, state)
             case .transientView where arguments.isEmpty:
-                return try view(for: lookup, as: id, state)
+                return try presentable(makeTransient(entry, nil, state), of: entry.record, as: id)
             default:
                 return nil
             }
@@ -133,6 +133,15 @@ extension GraphEngine {
         if lookup.kind == .transientView { return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id) }
         if let view = entry.publishedView(state.hazard) { return view }
         return try presentedView(of: entry, as: id, state)
+    }
+
+    /// A new instance of `record` to present as its alias `id`: the instance itself when
+    /// the caller can present it from a template (see `ExistentialTemplates`), which
+    /// `DependencyGraph.directValue(_:as:)` tells by its class; its view otherwise.
+    @inline(never)
+    private func presentable(_ instance: AnyObject, of record: RegistrationRecord, as id: ObjectIdentifier) throws -> AnyObject {
+        if record.storesObjects, ExistentialTemplates.presents(instance, as: id) { return instance }
+        return try view(of: instance, of: record, as: id)
     }
 
     /// `instance` of `record` presented as its alias `id`.

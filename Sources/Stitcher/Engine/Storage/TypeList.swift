@@ -46,6 +46,7 @@ struct TypeList: RandomAccessCollection, Hashable, @unchecked Sendable {
         if A.self is AnyClass { return nil }
         return { value in
             guard let presented = value as? A else { return nil }
+            ExistentialTemplates.learn(presented, from: value)
             return TypedBox(presented)
         }
     }

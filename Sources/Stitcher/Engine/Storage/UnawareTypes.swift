@@ -14,7 +14,8 @@ enum UnawareTypes {
 
     @inline(__always)
     private static func slot(_ id: ObjectIdentifier) -> UnsafeAtomic<Int> {
-        slots[Int(truncatingIfNeeded: UInt(bitPattern: id.hashValue) >> 4) & (slots.count - 1)]
+        // The address itself: `hashValue` would run the hasher on every new instance.
+        slots[Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & (slots.count - 1)]
     }
 
     /// Calls `didInstantiate()` of `value` when it is `PostInstantiationAware`.

@@ -1,0 +1,113 @@
+import Testing
+@testable import Stitcher
+import StitcherTesting
+
+// A new instance requested as a protocol it conforms to is presented as the protocol from a
+// template learnt from the first cast (`ExistentialTemplates`): every shape of existential
+// must come out as the cast would make it, each instance retained exactly once.
+
+private protocol Identified: AnyObject { var id: Int { get } }
+private protocol Named { var name: String { get } }
+private protocol Audited: AnyObject { func audit() -> String }
+private final class Account: Identified, Named, Audited, @unchecked Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+    var name: String { "account \(id)" }
+    func audit() -> String { "audited \(id)" }
+}
+private class Animal: Named, @unchecked Sendable {
+    var name: String { sound() }
+    func sound() -> String { "…" }
+}
+private final class Dog: Animal, @unchecked Sendable { override func sound() -> String { "woof" } }
+private final class Cat: Animal, @unchecked Sendable { override func sound() -> String { "meow" } }
+private final class Failure: Error, @unchecked Sendable {}
+private protocol Listed: AnyObject { var id: Int { get } }
+private final class FirstListed: Listed, @unchecked Sendable { let id = 1 }
+private final class SecondListed: Listed, @unchecked Sendable { let id = 2 }
+
+/// Weak references to every instance made, to check that none outlives its last use.
+private final class Census: @unchecked Sendable {
+    private var references: [() -> AnyObject?] = []
+    func track<T: AnyObject>(_ object: T) -> T {
+        references.append { [weak object] in object }
+        return object
+    }
+    var alive: Int { references.filter { $0() != nil }.count }
+}
+
+@Suite(.isolatedDependencyGraph)
+struct ExistentialTemplateTests {
+    @Test func aClassBoundProtocolPresentsEachNewInstanceOnceRetained() throws {
+        let census = Census()
+        let serial = Counter()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { census.track(Account(serial.increment())) }.conforms(to: Identified.self).scope(.instance)
+        })
+        do {
+            var ids: [Int] = []
+            for _ in 0..<5 { ids.append((try DependencyGraph.inject() as any Identified).id) }
+            #expect(ids == [1, 2, 3, 4, 5])
+            let kept: any Identified = try DependencyGraph.inject()
+            #expect(ExistentialTemplates.presents(kept, as: ObjectIdentifier((any Identified).self)))
+            #expect(census.alive == 1, "only the instance still held")
+        }
+        #expect(census.alive == 0)
+    }
+
+    @Test func anOpaqueProtocolKeepsTheInstanceInItsBuffer() throws {
+        let serial = Counter()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Account(serial.increment()) }.conforms(to: Named.self).scope(.instance)
+        })
+        let names = try (0..<3).map { _ in (try DependencyGraph.inject() as any Named).name }
+        #expect(names == ["account 1", "account 2", "account 3"])
+        let named: any Named = try DependencyGraph.inject()
+        #expect((named as? Account)?.id == 4, "the existential holds the instance itself")
+    }
+
+    @Test func aCompositionCarriesEveryWitnessTable() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Account(7) }.conforms(to: (any Identified & Audited).self).scope(.instance)
+        })
+        for _ in 0..<3 {
+            let account: any Identified & Audited = try DependencyGraph.inject()
+            #expect(account.id == 7)
+            #expect(account.audit() == "audited 7")
+        }
+    }
+
+    @Test func eachClassAFactoryReturnsHasItsOwnTemplate() throws {
+        let serial = Counter()
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { () -> Animal in serial.increment().isMultiple(of: 2) ? Dog() : Cat() }
+                .conforms(to: Named.self).scope(.instance)
+        })
+        let sounds = try (0..<6).map { _ in (try DependencyGraph.inject() as any Named).name }
+        #expect(sounds == ["meow", "woof", "meow", "woof", "meow", "woof"])
+    }
+
+    @Test func anErrorExistentialIsCastEveryTime() throws {
+        // `any Error` boxes a class instance: no template is kept, each instance is cast.
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Failure() }.conforms(to: (any Error).self).scope(.instance)
+        })
+        let first: any Error = try DependencyGraph.inject()
+        let second: any Error = try DependencyGraph.inject()
+        let firstFailure = try #require(first as? Failure)
+        let secondFailure = try #require(second as? Failure)
+        #expect(firstFailure !== secondFailure)
+        #expect(!ExistentialTemplates.presents(Failure(), as: ObjectIdentifier((any Error).self)))
+    }
+
+    @Test func anArrayOfTransientsPresentsEachElement() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { FirstListed() }.conforms(to: Listed.self).scope(.instance)
+            Dependency { SecondListed() }.conforms(to: Listed.self).scope(.instance)
+        })
+        for _ in 0..<3 {
+            let all: [any Listed] = try DependencyGraph.inject()
+            #expect(all.map(\.id) == [1, 2])
+        }
+    }
+}
