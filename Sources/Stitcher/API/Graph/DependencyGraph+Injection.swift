@@ -62,9 +62,10 @@ extension DependencyGraph {
         }
         // A class instance to present as the existential `D` (a transient by its protocol).
         return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
-            ExistentialTemplates.present(
-                object, as: ObjectIdentifier(D.self), into: UnsafeMutableRawPointer(buffer.baseAddress!),
-                size: MemoryLayout<D>.size)
+            let existential = UnsafeMutableRawPointer(buffer.baseAddress!)
+            ExistentialTemplates.present(object, as: ObjectIdentifier(D.self), into: existential, size: MemoryLayout<D>.size)
+            // Stored here, where the reference's retain meets the caller's release of it.
+            existential.initializeMemory(as: AnyObject.self, to: object)
             return buffer.baseAddress!.move()
         }
     }

@@ -52,19 +52,20 @@ enum ExistentialTemplates {
 
     /// Whether instances of `object`'s class are presented as the existential `id` by
     /// ``present(_:as:into:size:)``.
+    @inline(__always)
     static func presents(_ object: AnyObject, as id: ObjectIdentifier) -> Bool {
         template(id, for: object) != nil
     }
 
-    /// Writes `object`, retained, presented as the existential `id` (`size` bytes) into
-    /// `destination`; the caller has checked ``presents(_:as:)``.
+    /// Writes the template of `object` presented as the existential `id` (`size` bytes) into
+    /// `destination`, whose first word the caller then initializes with `object`; the engine
+    /// has checked ``presents(_:as:)``.
     @usableFromInline
     static func present(_ object: AnyObject, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer, size: Int) {
         guard let template = template(id, for: object),
               template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self) == size
         else { preconditionFailure("an instance is presented through a template only when one is kept") }
         destination.copyMemory(from: template + headerSize, byteCount: size)
-        destination.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
     }
 
     /// Keeps the template of `presented`, the cast of `object` to the existential `A`, when
