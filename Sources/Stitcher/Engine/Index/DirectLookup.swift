@@ -55,7 +55,7 @@ struct DirectLookup: @unchecked Sendable {
     /// direct answer to injections without parameters (its kind is never `.parameterized`,
     /// so that injections with parameters take the general path, which chooses by them).
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
-        guard let entry = list.answeringWithoutParameters, case let kind = Self.kind(of: entry, as: requestedType),
+        guard let entry = list.answeringWithoutParameters(as: requestedType), case let kind = Self.kind(of: entry, as: requestedType),
               kind != .none
         else {
             self = .none

@@ -20,12 +20,29 @@ struct EntryList: @unchecked Sendable {
     @inline(__always)
     var single: IndexEntry? { others.isEmpty ? first : nil }
 
-    /// The entry that answers an injection without parameters: the only one, or the only one
-    /// taking none among registrations that differ by their parameters.
-    var answeringWithoutParameters: IndexEntry? {
+    /// The entry that answers an injection of the type `id` without parameters: the only
+    /// one, or the only one taking none among registrations that differ by their parameters,
+    /// or among several taking none, the one whose own type is `id` (see `answering(_:as:)`).
+    func answeringWithoutParameters(as id: ObjectIdentifier) -> IndexEntry? {
         if others.isEmpty { return first }
+        return Self.answering(entries.filter { !$0.record.takesParameters }, as: id)
+    }
+
+    /// Which of `candidates` (registrations that all accept the injection's parameters)
+    /// answers a request for the type `id`: the only one; or, among several, the only one
+    /// whose own type is `id`, since the exact type wins over an alias (a test container's
+    /// `Dependency { FakeRouter() as Router }` beside registrations that list `Router`
+    /// among their aliases); nil when that leaves none or several (an ambiguity).
+    static func answering(_ candidates: [IndexEntry], for key: LookupKey) -> IndexEntry? {
+        if case .type(let type) = key { return answering(candidates, as: type.id) }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    /// `answering(_:for:)` a request for the type `id`.
+    static func answering(_ candidates: [IndexEntry], as id: ObjectIdentifier) -> IndexEntry? {
+        if candidates.count == 1 { return candidates[0] }
         var found: IndexEntry?
-        for entry in [first] + others where !entry.record.takesParameters {
+        for entry in candidates where entry.record.producedType.id == id {
             if found != nil { return nil }
             found = entry
         }

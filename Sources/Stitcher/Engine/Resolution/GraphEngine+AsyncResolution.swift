@@ -35,7 +35,8 @@ extension GraphEngine {
     private func asynchronousEntry(_ key: LookupKey, _ arguments: InjectionArguments) -> IndexEntry? {
         let candidates = snapshot().entries(for: key)?.entries ?? []
         let matching = candidates.filter { $0.record.accepts(arguments) }
-        return matching.count == 1 && !matching[0].record.runsSynchronouslyHere ? matching[0] : nil
+        guard let entry = EntryList.answering(matching, for: key), !entry.record.runsSynchronouslyHere else { return nil }
+        return entry
     }
 
     /// Resolves the registration of an asynchronous or main-actor factory.

@@ -62,12 +62,12 @@ extension GraphEngine {
         _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
     ) throws -> D {
         let matching = candidates.filter { $0.record.accepts(arguments) }
-        switch matching.count {
-        case 1:
-            let entry = matching[0]
+        if let entry = EntryList.answering(matching, for: key) {
             let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
             if let value = entry.record.cast(instance, to: D.self) { return value }
             return try mismatch(entry, instance, key, arguments)
+        }
+        switch matching.count {
         case 0 where !candidates.isEmpty:
             throw parameterMismatch(key, arguments, candidates)
         case 0:
