@@ -6,6 +6,10 @@
 /// and the error; use `DependencyGraph.inject` to handle errors instead. `Optional`, `Array`
 /// and `Set` properties give nil or an empty collection when nothing is registered.
 ///
+/// The property can be assigned, for example to put a fake in place in a test: the
+/// assignment changes this property only (not the graph, nor other properties injecting
+/// the same dependency), until ``reload()`` injects the graph's value again.
+///
 /// ```swift
 /// final class ProfileViewModel {
 ///     @Injected var authentication: AuthenticationService
@@ -22,7 +26,8 @@ public struct Injected<Value>: @unchecked Sendable {
 
     @inlinable
     public var wrappedValue: Value {
-        unretainedStorage._withUnsafeGuaranteedRef { $0.wrappedValue }
+        get { unretainedStorage._withUnsafeGuaranteedRef { $0.wrappedValue } }
+        nonmutating set { storage.assign(newValue) }
     }
 
     /// The wrapper itself, so that `$property.reload()` works as `_property.reload()` does.
@@ -129,7 +134,7 @@ public struct Injected<Value>: @unchecked Sendable {
     /// Resolves the value if none is kept yet, or if the kept one is nil or an empty collection.
     public func loadIfNeeded() throws { try storage.loadIfNeeded() }
 
-    /// Resolves the value again and keeps the new one.
+    /// Resolves the value again and keeps the new one (replacing an assigned value too).
     ///
     /// ```swift
     /// try _repository.reload()

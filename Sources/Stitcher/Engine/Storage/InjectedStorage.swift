@@ -91,6 +91,19 @@ final class InjectedStorage<Value>: @unchecked Sendable {
         _ = try load(forcingReload: true)
     }
 
+    /// Keeps `newValue` in place of the injected one, for this property only. A load in
+    /// progress on another thread still completes, and its value then wins, as a reload
+    /// would.
+    @usableFromInline
+    func assign(_ newValue: Value) {
+        lock.withLock {
+            // Reads go through the lock from now on (see `wrappedValue`): the published box,
+            // set once, no longer holds the current value.
+            _ = published.loadThenBitwiseOr(with: 1, ordering: .releasing)
+            value = newValue
+        }
+    }
+
     /// Reloads after every change of the graph, until the owner of the property is released.
     func autoreload() {
         let context = self.context ?? DependencyGraph.currentContext
