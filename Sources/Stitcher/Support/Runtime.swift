@@ -5,8 +5,9 @@ internal import _StitcherShims
 /// Kept in one global, never deallocated. The counters and switches every lookup reads are
 /// C globals instead (`_StitcherShims`): reading them costs no lazy-initialization check.
 struct Runtime: @unchecked Sendable {
-    /// The graph used wherever no isolated graph is bound.
-    let shared = GraphEngine()
+    /// The graph used wherever no isolated graph is bound; it activates the app's default
+    /// container on its first use (see ``DependencyRegistering``).
+    let shared = GraphEngine(defaults: DefaultContainerActivation.declared())
     /// Where lock-free readers of shared instances announce what they read.
     let hazards = HazardDomain()
     /// The thread-local slot of each thread's `ThreadState`.

@@ -44,14 +44,18 @@ final class GraphEngine: @unchecked Sendable {
     var parentChanged = false
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
+    /// For the process-wide graph of an app that declares one: the activation of its
+    /// default container, on the graph's first use.
+    let defaults: DefaultContainerActivation?
 
     /// Generations are unique across every graph, so a thread's snapshot cache can tell
     /// graphs apart by generation alone.
     static let generations = ManagedAtomic<Int>(0)
 
-    init(settings: GraphSettings = GraphSettings(), parent: GraphEngine? = nil) {
+    init(settings: GraphSettings = GraphSettings(), parent: GraphEngine? = nil, defaults: DefaultContainerActivation? = nil) {
         self.settings = settings
         self.parent = parent
+        self.defaults = defaults
         publishedGeneration = UnsafeAtomic(at: generationStorage)
     }
 
@@ -76,6 +80,7 @@ final class GraphEngine: @unchecked Sendable {
         if cache.generation == generation, let snapshot = cache.snapshot {
             return snapshot
         }
+        defaults?.activateIfNeeded(in: self)
         var (snapshot, isStale) = lock.withLock { (current, !invalidated.isEmpty || parentChanged) }
         if isStale {
             rebuildInvalidatedContainers()
@@ -108,6 +113,7 @@ final class GraphEngine: @unchecked Sendable {
     /// thread's snapshot cache is refreshed at once, so the old snapshot is not kept alive by
     /// the thread that changed the graph.
     func mutate<R>(_ body: (inout Leftovers) -> R) -> R {
+        defaults?.activateIfNeeded(in: self)
         var leftovers = Leftovers()
         let (result, overlays) = lock.withLock { (body(&leftovers), self.overlays) }
         for overlay in overlays { overlay.parentDidPublish() }
