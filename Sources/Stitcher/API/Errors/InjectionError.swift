@@ -101,11 +101,12 @@ extension InjectionError {
     ///
     /// Applied where factories are called, so an error thrown deep in a graph is wrapped once
     /// and passes through every outer factory unchanged.
-    /// ``ResolutionTooDeep``, ``MainActorIsolationError`` and ``DependencyScopeError`` also pass unchanged: they are
-    /// the engine's errors, not the factory's.
+    /// ``ResolutionTooDeep``, ``MainActorIsolationError``, ``DependencyScopeError`` and
+    /// ``AutowiringError`` also pass unchanged: they are the engine's errors, not the
+    /// factory's.
     static func wrapping(_ error: any Error) -> any Error {
         if error is InjectionError || error is ResolutionTooDeep || error is MainActorIsolationError
-            || error is DependencyScopeError
+            || error is DependencyScopeError || error is AutowiringError
         {
             return error
         }

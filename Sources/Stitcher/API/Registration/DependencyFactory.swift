@@ -38,7 +38,7 @@ public enum DependencyFactory {
         init(
             parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
             form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil,
-            isMainActor: Bool = false,
+            isMainActor: Bool = false, declaredDependencies: [TypeKey] = [],
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
             alwaysAware = isPostInstantiationAware(T.self)
@@ -46,7 +46,7 @@ public enum DependencyFactory {
             originContext = origin.context
             extras = RegistrationExtras.of(
                 parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-                isMainActor: isMainActor
+                isMainActor: isMainActor, declaredDependencies: declaredDependencies
             )
             self.storesObjects = storesObjects
             self.make = make
@@ -80,6 +80,7 @@ public enum DependencyFactory {
         /// A provider of an asynchronous factory.
         init(
             asynchronous types: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity,
+            declaredDependencies: [TypeKey] = [],
             make: @escaping (InjectionArguments) async throws -> T
         ) {
             let storesObjects = T.self is AnyClass
@@ -89,7 +90,8 @@ public enum DependencyFactory {
                 makeAsync: { arguments in
                     let instance = try await make(arguments)
                     return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
-                }
+                },
+                declaredDependencies: declaredDependencies
             ) { _ in
                 throw InjectionError.unsupportedOperation
             }

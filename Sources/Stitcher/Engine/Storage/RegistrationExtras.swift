@@ -1,7 +1,8 @@
 /// The parts of a registration that most registrations do without, kept apart so that
 /// their records stay small: parameters, a boxed instance form, an asynchronous factory,
-/// the factory's isolation, the provider of a `.managed` scope, and how a dependency scope
-/// tears its instances down.
+/// the factory's isolation, the dependencies it declares (an autowired initializer's
+/// parameters), the provider of a `.managed` scope, and how a dependency scope tears its
+/// instances down.
 ///
 /// Made once by the provider; the record keeps the same object.
 @usableFromInline
@@ -16,6 +17,9 @@ final class RegistrationExtras: @unchecked Sendable {
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
     let isMainActor: Bool
+    /// The types the factory injects, declared before it runs (an autowired initializer's
+    /// parameters taken from the graph), for checking a graph without building it.
+    let declaredDependencies: [TypeKey]
     /// How to tear down an instance of `T`, when `T` asks for it.
     let teardown: TeardownWitness?
     /// The provider of a `.managed(by:)` scope (other scopes follow from the lifetime).
@@ -24,13 +28,15 @@ final class RegistrationExtras: @unchecked Sendable {
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
-        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?
+        declaredDependencies: [TypeKey], teardown: TeardownWitness?,
+        managedScope: (any ManagedDependencyScopeProviding)?
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
         self.form = form
         self.makeAsync = makeAsync
         self.isMainActor = isMainActor
+        self.declaredDependencies = declaredDependencies
         self.teardown = teardown
         self.managedScope = managedScope
     }
@@ -39,14 +45,14 @@ final class RegistrationExtras: @unchecked Sendable {
     @usableFromInline
     static func of(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
+        declaredDependencies: [TypeKey]
     ) -> RegistrationExtras? {
-        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor else {
-            return nil
-        }
+        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor || !declaredDependencies.isEmpty
+        else { return nil }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-            isMainActor: isMainActor, teardown: nil, managedScope: nil
+            isMainActor: isMainActor, declaredDependencies: declaredDependencies, teardown: nil, managedScope: nil
         )
     }
 
@@ -59,7 +65,7 @@ final class RegistrationExtras: @unchecked Sendable {
         return RegistrationExtras(
             parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
             form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
-            teardown: teardown, managedScope: managedScope
+            declaredDependencies: extras?.declaredDependencies ?? [], teardown: teardown, managedScope: managedScope
         )
     }
 }
