@@ -22,6 +22,9 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         /// `.scoped` dependency, directly or through `.instance` dependencies: it would keep
         /// the scope's instance after the scope ends (a captive dependency).
         case captiveDependency(holder: InjectionError.DependencyContext, holderScope: String)
+        /// The registration keeps its instances by parameter values (it is not `.instance`),
+        /// and parameters of these types were given, not all `Hashable`.
+        case unhashableParameters(types: [String])
     }
 
     /// Why the injection failed.
@@ -40,6 +43,9 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         case let .captiveDependency(holder, holderScope):
             "\(holder) is .\(holderScope) and injects \(requested), which is .scoped: "
                 + "it would keep one scope's instance after that scope ends."
+        case let .unhashableParameters(types):
+            "\(requested) keeps an instance per parameter values, and its parameters (\(types.joined(separator: ", "))) "
+                + "are not all Hashable, so equal values cannot be found again."
         }
     }
 
@@ -60,6 +66,9 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         case let .captiveDependency(holder, _):
             "To fix this, make \(holder) `.scoped` or `.instance` too, or have it inject a factory "
                 + "(a closure calling `DependencyGraph.inject`) and call it within each scope."
+        case .unhashableParameters:
+            "To fix this, give it the `.instance` scope (a new instance per injection, any parameters), or make "
+                + "the parameter types Hashable (a class can compare by identity: `ObjectIdentifier(self)`)."
         }
     }
 }

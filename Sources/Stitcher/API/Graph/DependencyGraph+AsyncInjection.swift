@@ -12,7 +12,7 @@ extension DependencyGraph {
     /// let database: Database = try await DependencyGraph.injectAsync()
     /// ```
     @_disfavoredOverload
-    public static func injectAsync<D, each P: Hashable>(
+    public static func injectAsync<D, each P>(
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) async throws -> D {
@@ -27,7 +27,7 @@ extension DependencyGraph {
     /// ```swift
     /// let replica: Database = try await DependencyGraph.injectAsync(byName: "replica")
     /// ```
-    public static func injectAsync<D, each P: Hashable>(byName name: String, parameters: repeat each P) async throws -> D {
+    public static func injectAsync<D, each P>(byName name: String, parameters: repeat each P) async throws -> D {
         try await StoredArguments(repeat each parameters).withArguments {
             try await GraphContext.current.resolveAsync(.name(name), $0)
         }
@@ -39,7 +39,7 @@ extension DependencyGraph {
     /// ```swift
     /// let taxes: TaxTable = try await DependencyGraph.injectAsync(byValue: Region.europe)
     /// ```
-    public static func injectAsync<D, Value: Hashable, each P: Hashable>(
+    public static func injectAsync<D, Value: Hashable, each P>(
         byValue value: Value, parameters: repeat each P
     ) async throws -> D {
         try await StoredArguments(repeat each parameters).withArguments {
@@ -53,7 +53,7 @@ extension DependencyGraph {
     /// ```swift
     /// let session: Session = try await DependencyGraph.injectAsync(byType: Session.self, userID)
     /// ```
-    public static func injectAsync<D, First: Hashable, each P: Hashable>(
+    public static func injectAsync<D, First, each P>(
         byType type: D.Type = D.self, _ first: First, _ parameters: repeat each P
     ) async throws -> D {
         try await StoredArguments(first, repeat each parameters).withArguments {
@@ -67,7 +67,7 @@ extension DependencyGraph {
     /// ```swift
     /// let feed: Feed = try await DependencyGraph.injectAsync(byName: "feed", userID)
     /// ```
-    public static func injectAsync<D, First: Hashable, each P: Hashable>(
+    public static func injectAsync<D, First, each P>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) async throws -> D {
         try await StoredArguments(first, repeat each parameters).withArguments {

@@ -121,19 +121,19 @@ extension DependencyGraph {
         /// let store: Store = try graph.inject()
         /// let uploads: Uploads = try graph.inject(parameters: UploadLocation.avatar)
         /// ```
-        public func inject<D, each P: Hashable>(
+        public func inject<D, each P>(
             byType type: D.Type = D.self, parameters: repeat each P
         ) throws -> D {
             try run { try DependencyGraph.inject(byType: type, parameters: repeat each parameters) }
         }
 
         /// Injects a dependency located by name from this graph.
-        public func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
+        public func inject<D, each P>(byName name: String, parameters: repeat each P) throws -> D {
             try run { try DependencyGraph.inject(byName: name, parameters: repeat each parameters) }
         }
 
         /// Injects a dependency associated with `value` from this graph.
-        public func inject<D, Value: Hashable, each P: Hashable>(
+        public func inject<D, Value: Hashable, each P>(
             byValue value: Value, parameters: repeat each P
         ) throws -> D {
             try run { try DependencyGraph.inject(byValue: value, parameters: repeat each parameters) }
@@ -141,7 +141,7 @@ extension DependencyGraph {
 
         /// Injects a dependency located by its type from this graph, awaiting an asynchronous
         /// factory.
-        public func injectAsync<D, each P: Hashable>(
+        public func injectAsync<D, each P>(
             byType type: D.Type = D.self, parameters: repeat each P
         ) async throws -> D {
             try await run { try await DependencyGraph.injectAsync(byType: type, parameters: repeat each parameters) }

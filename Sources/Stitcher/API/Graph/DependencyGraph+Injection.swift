@@ -122,7 +122,7 @@ extension DependencyGraph {
     /// ```
     @inlinable
     @_disfavoredOverload
-    public static func inject<D, each P: Hashable>(
+    public static func inject<D, each P>(
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) throws -> D {
@@ -136,7 +136,7 @@ extension DependencyGraph {
     /// ```
     @inlinable
     @_disfavoredOverload
-    public static func inject<D, First: Hashable, each P: Hashable>(
+    public static func inject<D, First, each P>(
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> D {
@@ -149,13 +149,13 @@ extension DependencyGraph {
     /// let accountService: AccountService = try DependencyGraph.inject(byName: "account-service")
     /// ```
     @inlinable
-    public static func inject<D, each P: Hashable>(byName name: String, parameters: repeat each P) throws -> D {
+    public static func inject<D, each P>(byName name: String, parameters: repeat each P) throws -> D {
         try InjectionArguments.with(repeat each parameters) { try inject(byName: name, arguments: $0) }
     }
 
     /// Injects the dependency registered under `name`, with unlabelled parameters.
     @inlinable
-    public static func inject<D, First: Hashable, each P: Hashable>(
+    public static func inject<D, First, each P>(
         byName name: String, _ first: First, _ parameters: repeat each P
     ) throws -> D {
         try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name, arguments: $0) }
@@ -163,7 +163,7 @@ extension DependencyGraph {
 
     /// Injects the dependency registered under the raw value of a string-backed name.
     @inlinable
-    public static func inject<D, Name: RawRepresentable, each P: Hashable>(
+    public static func inject<D, Name: RawRepresentable, each P>(
         byName name: Name, parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
         try InjectionArguments.with(repeat each parameters) { try inject(byName: name.rawValue, arguments: $0) }
@@ -172,7 +172,7 @@ extension DependencyGraph {
     /// Injects the dependency registered under the raw value of a string-backed name, with
     /// unlabelled parameters.
     @inlinable
-    public static func inject<D, Name: RawRepresentable, First: Hashable, each P: Hashable>(
+    public static func inject<D, Name: RawRepresentable, First, each P>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D where Name.RawValue == String {
         try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name.rawValue, arguments: $0) }
@@ -180,7 +180,7 @@ extension DependencyGraph {
 
     /// Injects the dependency registered under the description of `name`.
     @inlinable
-    public static func inject<D, Name: CustomStringConvertible, each P: Hashable>(
+    public static func inject<D, Name: CustomStringConvertible, each P>(
         byName name: Name, parameters: repeat each P
     ) throws -> D {
         try InjectionArguments.with(repeat each parameters) { try inject(byName: name.description, arguments: $0) }
@@ -189,7 +189,7 @@ extension DependencyGraph {
     /// Injects the dependency registered under the description of `name`, with unlabelled
     /// parameters.
     @inlinable
-    public static func inject<D, Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
+    public static func inject<D, Name: CustomStringConvertible, First, each P>(
         byName name: Name, _ first: First, _ parameters: repeat each P
     ) throws -> D {
         try InjectionArguments.with(first, repeat each parameters) { try inject(byName: name.description, arguments: $0) }
@@ -201,7 +201,7 @@ extension DependencyGraph {
     /// let uploads: ImageUploadService = try DependencyGraph.inject(byValue: UploadServices.images)
     /// ```
     @inlinable
-    public static func inject<D, Value: Hashable, each P: Hashable>(
+    public static func inject<D, Value: Hashable, each P>(
         byValue value: Value, parameters: repeat each P
     ) throws -> D {
         try InjectionArguments.with(repeat each parameters) { try resolve(byValue: AnyHashable(value), arguments: $0) }
@@ -209,7 +209,7 @@ extension DependencyGraph {
 
     /// Injects the dependency associated with a `Hashable` value, with unlabelled parameters.
     @inlinable
-    public static func inject<D, Value: Hashable, First: Hashable, each P: Hashable>(
+    public static func inject<D, Value: Hashable, First, each P>(
         byValue value: Value, _ first: First, _ parameters: repeat each P
     ) throws -> D {
         try InjectionArguments.with(first, repeat each parameters) { try resolve(byValue: AnyHashable(value), arguments: $0) }

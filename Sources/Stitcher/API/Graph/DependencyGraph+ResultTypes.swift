@@ -26,7 +26,7 @@ extension DependencyGraph {
     /// let repository: Repository? = try DependencyGraph.inject(byType: Repository.self, parameters: context)
     /// ```
     @inlinable
-    public static func inject<D, each P: Hashable>(
+    public static func inject<D, each P>(
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) throws -> D? {
@@ -36,7 +36,7 @@ extension DependencyGraph {
     /// Injects the dependency registered for `type` with unlabelled parameters, or nil when
     /// nothing is registered for it.
     @inlinable
-    public static func inject<D, First: Hashable, each P: Hashable>(
+    public static func inject<D, First, each P>(
         byType type: D.Type = D.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> D? {
@@ -78,7 +78,7 @@ extension DependencyGraph {
     /// Injects every dependency matching the collection's element type that takes
     /// `parameters` (empty when none).
     @inlinable
-    public static func inject<C: Collection, each P: Hashable>(
+    public static func inject<C: Collection, each P>(
         byType type: C.Type = C.self,
         parameters: repeat each P
     ) throws -> C {
@@ -88,7 +88,7 @@ extension DependencyGraph {
     /// Injects every dependency matching the collection's element type, with unlabelled
     /// parameters.
     @inlinable
-    public static func inject<C: Collection, First: Hashable, each P: Hashable>(
+    public static func inject<C: Collection, First, each P>(
         byType type: C.Type = C.self,
         _ first: First, _ parameters: repeat each P
     ) throws -> C {
@@ -110,7 +110,7 @@ extension DependencyGraph {
     /// ```swift
     /// let replica: Database? = try await DependencyGraph.injectAsync(byType: Database.self)
     /// ```
-    public static func injectAsync<D, each P: Hashable>(
+    public static func injectAsync<D, each P>(
         byType type: D.Type = D.self,
         parameters: repeat each P
     ) async throws -> D? {

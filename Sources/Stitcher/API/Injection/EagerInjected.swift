@@ -43,7 +43,7 @@ public struct EagerInjected<Value> {
     /// ```swift
     /// @EagerInjected(UserID(42)) var profile: ProfileService
     /// ```
-    public init<First: Hashable, each P: Hashable>(
+    public init<First, each P>(
         _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(
@@ -57,7 +57,7 @@ public struct EagerInjected<Value> {
     /// ```swift
     /// @EagerInjected(name: "audit") var audit: AuditLog
     /// ```
-    public init<Name: CustomStringConvertible, each P: Hashable>(
+    public init<Name: CustomStringConvertible, each P>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(
@@ -70,7 +70,7 @@ public struct EagerInjected<Value> {
     /// ```swift
     /// @EagerInjected(name: Services.audit, 7) var audit: AuditLog
     /// ```
-    public init<Name: RawRepresentable, each P: Hashable>(
+    public init<Name: RawRepresentable, each P>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
         self.init(key: .name(name.rawValue), arguments: StoredArguments(repeat each parameters), file: file, line: line)
@@ -81,7 +81,7 @@ public struct EagerInjected<Value> {
     /// ```swift
     /// @EagerInjected(value: Region.europe) var taxes: TaxTable
     /// ```
-    public init<V: Hashable, each P: Hashable>(
+    public init<V: Hashable, each P>(
         value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .value(AnyHashable(value)), arguments: StoredArguments(repeat each parameters), file: file, line: line)

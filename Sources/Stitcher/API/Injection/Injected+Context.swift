@@ -11,7 +11,7 @@ extension Injected {
     ///     init(tenant: Tenant) { _store = Injected(in: tenant.dependencies) }
     /// }
     /// ```
-    public init<each P: Hashable>(
+    public init<each P>(
         in context: DependencyGraph.Context, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -21,7 +21,7 @@ extension Injected {
     }
 
     /// Injects the property by name from the graph of `context`, with optional parameters.
-    public init<each P: Hashable>(
+    public init<each P>(
         in context: DependencyGraph.Context, name: String, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -30,7 +30,7 @@ extension Injected {
 
     /// Injects the property by an associated value from the graph of `context`, with
     /// optional parameters.
-    public init<V: Hashable, each P: Hashable>(
+    public init<V: Hashable, each P>(
         in context: DependencyGraph.Context, value: V, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -50,7 +50,7 @@ extension EagerInjected {
     ///     init(graph: DependencyGraph.Context) { _store = EagerInjected(in: graph) }
     /// }
     /// ```
-    public init<each P: Hashable>(
+    public init<each P>(
         in context: DependencyGraph.Context, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -60,7 +60,7 @@ extension EagerInjected {
     }
 
     /// Injects the property by name from the graph of `context`, with optional parameters.
-    public init<each P: Hashable>(
+    public init<each P>(
         in context: DependencyGraph.Context, name: String, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -69,7 +69,7 @@ extension EagerInjected {
 
     /// Injects the property by an associated value from the graph of `context`, with
     /// optional parameters.
-    public init<V: Hashable, each P: Hashable>(
+    public init<V: Hashable, each P>(
         in context: DependencyGraph.Context, value: V, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {

@@ -50,21 +50,21 @@ public struct Injected<Value>: @unchecked Sendable {
     /// ```swift
     /// @Injected(ImageUploadLocation.profileAvatar) var avatarUploadService: ImageUploadService
     /// ```
-    public init<First: Hashable, each P: Hashable>(
+    public init<First, each P>(
         _ first: First, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .type(TypeKey(Value.self)), arguments: StoredArguments(first, repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by name.
-    public init<each P: Hashable>(
+    public init<each P>(
         name: String, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .name(name), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by name, with its parameters labelled.
-    public init<First: Hashable, each P: Hashable>(
+    public init<First, each P>(
         name: String, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -72,14 +72,14 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// Injects the property by the raw value of a string-backed name.
-    public init<Name: RawRepresentable, each P: Hashable>(
+    public init<Name: RawRepresentable, each P>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
         self.init(key: .name(name.rawValue), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the raw value of a string-backed name, with its parameters labelled.
-    public init<Name: RawRepresentable, First: Hashable, each P: Hashable>(
+    public init<Name: RawRepresentable, First, each P>(
         name: Name, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) where Name.RawValue == String {
@@ -87,14 +87,14 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// Injects the property by the description of a name.
-    public init<Name: CustomStringConvertible, each P: Hashable>(
+    public init<Name: CustomStringConvertible, each P>(
         name: Name, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .name(name.description), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by the description of a name, with its parameters labelled.
-    public init<Name: CustomStringConvertible, First: Hashable, each P: Hashable>(
+    public init<Name: CustomStringConvertible, First, each P>(
         name: Name, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -102,14 +102,14 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// Injects the property by an associated value.
-    public init<V: Hashable, each P: Hashable>(
+    public init<V: Hashable, each P>(
         value: V, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .value(AnyHashable(value)), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by an associated value, with its parameters labelled.
-    public init<V: Hashable, First: Hashable, each P: Hashable>(
+    public init<V: Hashable, First, each P>(
         value: V, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -117,14 +117,14 @@ public struct Injected<Value>: @unchecked Sendable {
     }
 
     /// Injects the property by its type, spelled out.
-    public init<each P: Hashable>(
+    public init<each P>(
         type: Value.Type, _ parameters: repeat each P, file: StaticString = #fileID, line: UInt = #line
     ) {
         self.init(key: .type(TypeKey(Value.self)), arguments: StoredArguments(repeat each parameters), file: file, line: line)
     }
 
     /// Injects the property by its type, spelled out, with its parameters labelled.
-    public init<First: Hashable, each P: Hashable>(
+    public init<First, each P>(
         type: Value.Type, parameters first: First, _ parameters: repeat each P,
         file: StaticString = #fileID, line: UInt = #line
     ) {

@@ -17,7 +17,7 @@ extension Dependency {
     /// ```swift
     /// Dependency { (userID: Int) async throws -> Session in try await Session.open(for: userID) }
     /// ```
-    public init<each Parameter: Hashable>(_ factory: @escaping @Sendable (repeat each Parameter) async throws -> T) {
+    public init<each Parameter>(_ factory: @escaping @Sendable (repeat each Parameter) async throws -> T) {
         self.init(locator: .type(T.self), provider: .init(factory))
     }
 

@@ -47,7 +47,7 @@ extension Dependency {
     /// let model: ProfileViewModel = try DependencyGraph.inject(UserID(7))
     /// ```
     @_disfavoredOverload
-    public init<each Parameter, each Runtime: Hashable>(
+    public init<each Parameter, each Runtime>(
         autowiring initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
         parameters: repeat (each Runtime).Type
     ) {
@@ -70,7 +70,7 @@ extension Dependency {
 
     /// `init(autowiring:parameters:)` for an asynchronous initializer.
     @_disfavoredOverload
-    public init<each Parameter, each Runtime: Hashable>(
+    public init<each Parameter, each Runtime>(
         autowiring initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
         parameters: repeat (each Runtime).Type
     ) {
@@ -81,7 +81,7 @@ extension Dependency {
 extension DependencyFactory.Provider {
     /// An autowired initializer's provider, taking the runtime parameters `Runtime` (none
     /// by default).
-    init<each Parameter, each Runtime: Hashable>(
+    init<each Parameter, each Runtime>(
         autowiring initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
         runtime _: repeat (each Runtime).Type
     ) {
@@ -102,7 +102,7 @@ extension DependencyFactory.Provider {
     }
 
     /// `init(autowiring:runtime:)` for an asynchronous initializer.
-    init<each Parameter, each Runtime: Hashable>(
+    init<each Parameter, each Runtime>(
         autowiring initializer: @escaping @Sendable (repeat each Parameter) async throws -> T,
         runtime _: repeat (each Runtime).Type
     ) {
@@ -131,12 +131,12 @@ extension DependencyFactory.Provider {
 
     /// The signature of injections passing runtime parameters of the types `Runtime`
     /// (`types`, which may be none).
-    private static func signature<each Runtime: Hashable>(of _: (repeat each Runtime).Type, _ types: [TypeKey]) -> ObjectIdentifier {
+    private static func signature<each Runtime>(of _: (repeat each Runtime).Type, _ types: [TypeKey]) -> ObjectIdentifier {
         types.isEmpty ? InjectionArguments.noParameters : ObjectIdentifier(ArgumentPack<repeat each Runtime>.self)
     }
 
     /// The runtime parameters `arguments` hold, with their types; the signature matched.
-    private static func values<each Runtime: Hashable>(
+    private static func values<each Runtime>(
         _ arguments: InjectionArguments, as _: (repeat each Runtime).Type
     ) -> [(type: TypeKey, value: Any)] {
         if arguments.isEmpty { return [] }

@@ -5,7 +5,7 @@ extension Dependency {
     /// Dependency<Service>(locator: .name("service"), scope: .singleton, eagerness: .lazy) { Service() }
     /// ```
     @inlinable
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         locator: DependencyLocator,
         scope: DependencyScope,
         eagerness: DependencyEagerness,
@@ -51,7 +51,7 @@ extension Dependency {
     ///     (userID: Int) async throws -> Session in try await Session(userID: userID)
     /// }
     /// ```
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         locator: DependencyLocator,
         scope: DependencyScope,
         eagerness: DependencyEagerness,

@@ -39,7 +39,7 @@ extension Dependency {
     /// ```swift
     /// Dependency { @MainActor (userID: Int) in ProfileViewModel(userID: userID) }
     /// ```
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         _ isolation: DependencyIsolation = .mainActor,
         _ factory: @escaping @MainActor @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -55,7 +55,7 @@ extension Dependency {
     /// Dependency<ProfileViewModel>(locator: .type(ProfileViewModel.self), scope: .shared, eagerness: .lazy,
     ///                              isolation: .mainActor) { ProfileViewModel() }
     /// ```
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         locator: DependencyLocator,
         scope: DependencyScope,
         eagerness: DependencyEagerness,
@@ -84,7 +84,7 @@ extension DependencyFactory.Provider {
 
     /// Creates a provider from a factory isolated to the main actor, taking `Hashable`
     /// parameters.
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         _ isolation: DependencyIsolation = .mainActor,
         _ factory: @escaping @MainActor @Sendable (repeat each Parameter) throws -> T
     ) {

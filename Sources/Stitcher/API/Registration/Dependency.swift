@@ -44,7 +44,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by its type.
     @inlinable
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
         self.init(locator: .type(T.self), provider: .init(factory))
@@ -54,7 +54,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
     @available(*, deprecated, renamed: "init(_:)", message: "Use Dependency { … } instead.")
     @_disfavoredOverload
     @inlinable
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         dependecy factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
         self.init(locator: .type(T.self), provider: .init(factory))
@@ -62,7 +62,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by name.
     @inlinable
-    public init<each Parameter: Hashable>(
+    public init<each Parameter>(
         named name: String,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -71,7 +71,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by the raw value of a string-backed name, such as an enum case.
     @inlinable
-    public init<Name: RawRepresentable, each Parameter: Hashable>(
+    public init<Name: RawRepresentable, each Parameter>(
         named name: Name,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) where Name.RawValue == String {
@@ -80,7 +80,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by the description of a value.
     @inlinable
-    public init<Name: CustomStringConvertible, each Parameter: Hashable>(
+    public init<Name: CustomStringConvertible, each Parameter>(
         named name: Name,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -89,7 +89,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by its type and by a protocol it conforms to.
     @inlinable
-    public init<Protocol, each Parameter: Hashable>(
+    public init<Protocol, each Parameter>(
         conformingTo type: Protocol.Type,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -98,7 +98,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by its type and by a superclass it inherits from.
     @inlinable
-    public init<Superclass, each Parameter: Hashable>(
+    public init<Superclass, each Parameter>(
         inheritingFrom type: Superclass.Type,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {
@@ -107,7 +107,7 @@ public struct Dependency<T>: DependencyRepresenting, @unchecked Sendable {
 
     /// A dependency located by an associated `Hashable` value.
     @inlinable
-    public init<Value: Hashable, each Parameter: Hashable>(
+    public init<Value: Hashable, each Parameter>(
         for value: Value,
         _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
     ) {

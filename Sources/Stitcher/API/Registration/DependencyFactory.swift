@@ -102,7 +102,7 @@ public enum DependencyFactory {
         /// Inlined, like the initializer without parameters, so that the registering module
         /// compiles the reading of the parameters for their concrete types.
         @inlinable
-        public init<each Parameter: Hashable>(
+        public init<each Parameter>(
             _ factory: @escaping @Sendable (repeat each Parameter) throws -> T
         ) {
             var types: [TypeKey] = []
@@ -159,7 +159,7 @@ extension DependencyFactory.Provider {
     }
 
     /// Creates a provider from an asynchronous factory taking `Hashable` parameters.
-    public init<each Parameter: Hashable>(_ factory: @escaping @Sendable (repeat each Parameter) async throws -> T) {
+    public init<each Parameter>(_ factory: @escaping @Sendable (repeat each Parameter) async throws -> T) {
         var types: [TypeKey] = []
         repeat types.append(TypeKey((each Parameter).self))
         let origin = codeAddress(of: AsyncPackFactory(call: factory))

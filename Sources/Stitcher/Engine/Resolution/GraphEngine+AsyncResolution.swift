@@ -70,7 +70,10 @@ extension GraphEngine {
     func instanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
         let record = entry.record
         let inherited = ResolutionStack.inheritedFromTask
-        let key = arguments.key
+        // A transient takes any parameters; stored instances are found by their values.
+        guard let key = arguments.key ?? (record.lifetime == .transient ? .distinct() : nil) else {
+            throw scopeError(.unhashableParameters(types: arguments.typeNames), entry, nil)
+        }
         let step = InheritedResolution.Step(entry, arguments: key)
         let steps = inherited?.current ?? []
         if steps.contains(where: { $0.builds(entry, with: key) }) {

@@ -59,7 +59,9 @@ extension GraphEngine {
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> (key: ArgumentKey, inherited: InheritedResolution?, chain: ResolutionChain) {
         try checkCycle(entry, arguments, state)
-        let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty
+        guard let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty else {
+            throw scopeError(.unhashableParameters(types: arguments.typeNames), entry, state)
+        }
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
         return (key, inherited, chain)

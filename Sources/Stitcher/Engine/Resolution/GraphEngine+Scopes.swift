@@ -51,7 +51,7 @@ extension GraphEngine {
         record.lifetime != .transient
     }
 
-    private func scopeError(
+    func scopeError(
         _ reason: DependencyScopeError.Reason, _ entry: IndexEntry, _ state: ThreadState?
     ) -> DependencyScopeError {
         let chain = state.map { path(to: entry, $0) }

@@ -32,7 +32,7 @@ struct InjectionArguments: @unchecked Sendable {
 
     /// Runs `body` with `parameters` borrowed from the stack (no allocation).
     @inlinable
-    static func with<each P: Hashable, R>(
+    static func with<each P, R>(
         _ parameters: repeat each P, body: (InjectionArguments) throws -> R
     ) rethrows -> R {
         if isEmptyList(repeat (each P).self) { return try body(.none) }
@@ -72,7 +72,9 @@ struct InjectionArguments: @unchecked Sendable {
     var typeNames: [String] { types.map(\.description) }
 
     /// A copy of the values, to keep one stored instance per distinct list of parameters.
-    var key: ArgumentKey {
+    /// The key of stored instances for these arguments; nil when one of them is not
+    /// `Hashable`.
+    var key: ArgumentKey? {
         guard let packType, let values else { return .empty }
         return packType.key(of: values)
     }
@@ -93,7 +95,7 @@ struct StoredArguments: @unchecked Sendable {
 
     private init(pack: AnyArgumentPack?) { self.pack = pack }
 
-    init<each P: Hashable>(_ parameters: repeat each P) {
+    init<each P>(_ parameters: repeat each P) {
         pack = InjectionArguments.isEmptyList(repeat (each P).self) ? nil : ArgumentPack(repeat each parameters)
     }
 
@@ -118,14 +120,14 @@ class AnyArgumentPack: @unchecked Sendable {
     init() {}
     var arguments: InjectionArguments { .none }
     class var types: [TypeKey] { [] }
-    class func key(of values: UnsafeRawPointer) -> ArgumentKey { .empty }
+    class func key(of values: UnsafeRawPointer) -> ArgumentKey? { .empty }
     class func hash(of values: UnsafeRawPointer) -> Int { 0 }
 }
 
 /// Parameters of the types `repeat each P`: the class names the list of types, and an
 /// instance holds values of them.
 @usableFromInline
-final class ArgumentPack<each P: Hashable>: AnyArgumentPack, @unchecked Sendable {
+final class ArgumentPack<each P>: AnyArgumentPack, @unchecked Sendable {
     private let storage: UnsafeMutablePointer<(repeat each P)>
 
     init(_ values: repeat each P) {
@@ -148,18 +150,29 @@ final class ArgumentPack<each P: Hashable>: AnyArgumentPack, @unchecked Sendable
         return types
     }
 
-    override class func key(of values: UnsafeRawPointer) -> ArgumentKey {
+    override class func key(of values: UnsafeRawPointer) -> ArgumentKey? {
         let values = values.assumingMemoryBound(to: (repeat each P).self).pointee
         var keys: [AnyHashable] = []
-        repeat keys.append(AnyHashable(each values))
-        return ArgumentKey(values: keys)
+        var hashable = true
+        repeat Self.append(each values, to: &keys, hashable: &hashable)
+        return hashable ? ArgumentKey(values: keys) : nil
     }
 
-    override class func hash(of values: UnsafeRawPointer) -> Int {
-        let values = values.assumingMemoryBound(to: (repeat each P).self).pointee
-        var hasher = Hasher()
-        repeat hasher.combine(each values)
-        return hasher.finalize()
+    override class func hash(of pointer: UnsafeRawPointer) -> Int {
+        let values = pointer.assumingMemoryBound(to: (repeat each P).self).pointee
+        var keys: [AnyHashable] = []
+        var hashable = true
+        repeat Self.append(each values, to: &keys, hashable: &hashable)
+        // Values that cannot be compared are told apart by where this injection keeps
+        // them: never taken for the same parameters as another injection's.
+        return hashable ? keys.hashValue : Int(bitPattern: pointer)
+    }
+
+    /// Appends `value` as a key, or clears `hashable` when its type is not `Hashable`
+    /// (found at run time: parameters need not be `Hashable`, unless instances are stored
+    /// by their values).
+    private static func append<V>(_ value: V, to keys: inout [AnyHashable], hashable: inout Bool) {
+        if let key = value as? AnyHashable { keys.append(key) } else { hashable = false }
     }
 }
 
@@ -181,6 +194,16 @@ struct ArgumentKey: Hashable, @unchecked Sendable {
     }
 
     static let empty = ArgumentKey(values: [])
+
+    /// A key equal to no other: for parameters that cannot be compared (not `Hashable`),
+    /// on a path where only a cycle check reads it.
+    static func distinct() -> ArgumentKey { ArgumentKey(values: [AnyHashable(Distinct())]) }
+
+    /// Equal only to itself; kept in the key, so that its address is not reused meanwhile.
+    private final class Distinct: Hashable, @unchecked Sendable {
+        static func == (lhs: Distinct, rhs: Distinct) -> Bool { lhs === rhs }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
