@@ -48,6 +48,17 @@ let stitcherContainer = DependencyContainer {
     Dependency { LeafC() }.scope(.instance)
     Dependency { GraphRoot(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
     Dependency { WrapperService() }.scope(.singleton)
+    Dependency(autowiring: AutowiredService.init).scope(.instance)
+}
+
+/// Workload 12: a transient whose three parameters are injected by autowiring.
+final class AutowiredService: @unchecked Sendable {
+    let first: SingletonService, second: SecondSingleton, wrapper: WrapperService
+    init(first: SingletonService, second: SecondSingleton, wrapper: WrapperService) {
+        self.first = first
+        self.second = second
+        self.wrapper = wrapper
+    }
 }
 
 /// A container of `wideCount` named registrations whose factories capture their index.

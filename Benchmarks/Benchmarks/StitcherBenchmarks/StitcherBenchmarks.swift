@@ -84,6 +84,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // 12. An autowired transient with three injected parameters, next to calling its
+    // initializer with three values injected directly.
+    Benchmark("12 autowired transient, 3 parameters: baseline initializer, each injected") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(AutowiredService(
+                first: try DependencyGraph.inject(), second: try DependencyGraph.inject(), wrapper: try DependencyGraph.inject()))
+        }
+    }
+    Benchmark("12 autowired transient, 3 parameters: Stitcher") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try DependencyGraph.inject(byType: AutowiredService.self)) }
+    }
+
     // 6. One of 100,000 named registrations, a different name each iteration.
     let wideDictionary = Dictionary(uniqueKeysWithValues: wideNames.map { ($0, WideService()) })
     let wideStitcher = makeWideContainer()

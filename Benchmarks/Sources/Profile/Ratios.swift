@@ -106,6 +106,12 @@ func printRatios() throws {
                     index = index == wideNames.count - 1 ? 0 : index + 1
                     return wideSwinject.resolve(Wide.self, name: wideNames[index])!
                 })
+    try compare("12 autowired transient, 3 parameters (initializer, each injected)", burst: 10_000,
+                baseline: {
+                    Autowired(single: try DependencyGraph.inject(), other: try DependencyGraph.inject(), shared: try DependencyGraph.inject())
+                },
+                stitcher: { try DependencyGraph.inject(byType: Autowired.self) },
+                swinject: { swinject.resolve(Autowired.self)! })
     compareActivation()
     // Workload 10: a singleton isolated to the main actor, injected on the main actor (this
     // runs on the main thread), next to a stored closure returning one.
@@ -133,6 +139,11 @@ private func makeSwinjectContainer() -> Container {
     let container = Container()
     container.register(Single.self) { _ in Single() }.inObjectScope(.container)
     container.register(Single.self, name: "named") { _ in Single() }.inObjectScope(.container)
+    container.register(Other.self) { _ in Other() }.inObjectScope(.container)
+    container.register(Shared.self) { _ in Shared() }.inObjectScope(.container)
+    container.register(Autowired.self) { resolver in
+        Autowired(single: resolver.resolve(Single.self)!, other: resolver.resolve(Other.self)!, shared: resolver.resolve(Shared.self)!)
+    }.inObjectScope(.transient)
     container.register(Transient.self) { _ in Transient() }.inObjectScope(.transient)
     container.register(Param.self) { (_, value: Int) in Param(value) }.inObjectScope(.transient)
     container.register(LeafB.self) { _ in LeafB() }.inObjectScope(.transient)

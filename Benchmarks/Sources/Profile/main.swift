@@ -19,7 +19,17 @@ DependencyGraph.activate(DependencyContainer {
     Dependency { NodeA(b: try DependencyGraph.inject()) }.scope(.instance)
     Dependency { LeafC() }.scope(.instance)
     Dependency { Root(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
+    Dependency(autowiring: Autowired.init).scope(.instance)
 })
+/// Workload 12: a transient whose three parameters are injected by autowiring.
+final class Autowired: @unchecked Sendable {
+    let single: Single, other: Other, shared: Shared
+    init(single: Single, other: Other, shared: Shared) {
+        self.single = single
+        self.other = other
+        self.shared = shared
+    }
+}
 final class LeafB: @unchecked Sendable { init() {} }
 final class NodeA: @unchecked Sendable { let b: LeafB; init(b: LeafB) { self.b = b } }
 final class LeafC: @unchecked Sendable { init() {} }
@@ -149,6 +159,13 @@ if workload == "threads" {
 }
 if workload == "ratios" {
     try printRatios()
+    exit(0)
+}
+if workload == "autowired" {
+    // Workload 12 alone, for a profiler.
+    var kept = 0
+    for _ in 0..<iterations { kept &+= ObjectIdentifier(try DependencyGraph.inject() as Autowired).hashValue & 1 }
+    print(kept)
     exit(0)
 }
 if workload == "activation" {

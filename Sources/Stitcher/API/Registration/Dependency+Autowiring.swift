@@ -22,7 +22,7 @@ extension Dependency {
     ///     Dependency(autowiring: UserService.init).scope(.singleton)
     /// }
     /// ```
-    @_disfavoredOverload
+    @inlinable @_disfavoredOverload
     public init<each Parameter>(autowiring initializer: @escaping @Sendable (repeat each Parameter) throws -> T) {
         self.init(locator: .type(T.self), provider: .init(autowiring: initializer))
     }
@@ -79,8 +79,44 @@ extension Dependency {
 }
 
 extension DependencyFactory.Provider {
-    /// An autowired initializer's provider, taking the runtime parameters `Runtime` (none
-    /// by default).
+    /// An autowired initializer's provider, taking no runtime parameters. Inlined, so that
+    /// the caller's module compiles the closure for its types: each parameter is then
+    /// injected as a direct `inject()` call would be, with no generic code run.
+    @inlinable
+    init<each Parameter>(autowiring initializer: @escaping @Sendable (repeat each Parameter) throws -> T) {
+        var parameters: [TypeKey] = []
+        repeat parameters.append(TypeKey((each Parameter).self))
+        let count = parameters.count
+        let storesObjects = T.self is AnyClass
+        self.init(
+            parameterTypes: [], signature: InjectionArguments.noParameters,
+            origin: codeAddress(of: AutowiredInitializer(call: initializer)), storesObjects: storesObjects,
+            form: storesObjects ? nil : BoxedForm<T>.self, declaredDependencies: parameters
+        ) { _ in
+            var position = 0
+            let instance = try initializer(repeat try Autowiring.inject((each Parameter).self, at: &position, of: count, in: T.self))
+            return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+        }
+    }
+
+    /// An autowired initializer's provider whose `make` injects the parameters `types` and
+    /// calls the initializer `origin` (see `Dependency+AutowiringArities`).
+    @inlinable
+    init<each Parameter>(
+        autowired types: [TypeKey], _ origin: AutowiredInitializer<T, repeat each Parameter>,
+        make: @escaping @Sendable () throws -> T
+    ) {
+        let storesObjects = T.self is AnyClass
+        self.init(
+            parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: origin),
+            storesObjects: storesObjects, form: storesObjects ? nil : BoxedForm<T>.self, declaredDependencies: types
+        ) { _ in
+            let instance = try make()
+            return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+        }
+    }
+
+    /// An autowired initializer's provider, taking the runtime parameters `Runtime`.
     init<each Parameter, each Runtime>(
         autowiring initializer: @escaping @Sendable (repeat each Parameter) throws -> T,
         runtime _: repeat (each Runtime).Type
@@ -148,8 +184,12 @@ extension DependencyFactory.Provider {
 }
 
 /// An autowired initializer, wrapped to be passed as a generic value (see `codeAddress`).
+@usableFromInline
 struct AutowiredInitializer<T, each Parameter> {
-    let call: @Sendable (repeat each Parameter) throws -> T
+    @usableFromInline let call: @Sendable (repeat each Parameter) throws -> T
+
+    @usableFromInline
+    init(call: @escaping @Sendable (repeat each Parameter) throws -> T) { self.call = call }
 }
 
 /// An asynchronous autowired initializer, wrapped to be passed as a generic value.

@@ -1,7 +1,22 @@
 /// How an autowired initializer's parameters get their values: each injected from the
 /// graph by its type, or taken from the injection's runtime parameters when its type is
 /// listed in `parameters:` (see `Dependency.init(autowiring:parameters:)`).
+@usableFromInline
 struct Autowiring {
+    /// The value of the parameter at `position` (incremented first, from 1) of an
+    /// initializer of `dependency` taking `count` parameters, injected by its type `A`.
+    ///
+    /// - Throws: ``AutowiringError`` naming the parameter, when injecting it fails.
+    @inlinable
+    static func inject<A>(_: A.Type, at position: inout Int, of count: Int, in dependency: Any.Type) throws -> A {
+        position += 1
+        do {
+            return try DependencyGraph.inject(byType: A.self)
+        } catch {
+            throw failure(A.self, error, position: position, of: count, in: dependency)
+        }
+    }
+
     /// The runtime parameters not yet given to a parameter of the initializer, in order.
     private var runtime: [(type: TypeKey, value: Any)]
     /// The position of the initializer's next parameter, from 1.
@@ -29,7 +44,7 @@ struct Autowiring {
         do {
             return try DependencyGraph.inject(byType: A.self)
         } catch {
-            throw failure(A.self, error)
+            throw Self.failure(A.self, error, position: position, of: parameterCount, in: dependency)
         }
     }
 
@@ -42,7 +57,7 @@ struct Autowiring {
         do {
             return try await DependencyGraph.injectAsync(byType: A.self)
         } catch {
-            throw failure(A.self, error)
+            throw Self.failure(A.self, error, position: position, of: parameterCount, in: dependency)
         }
     }
 
@@ -59,12 +74,13 @@ struct Autowiring {
     /// What failing to inject the parameter throws: the engine's own signals (a cycle, a
     /// factory that must be awaited) pass through, as the resolution that catches them
     /// expects them; anything else names the parameter.
-    private func failure<A>(_: A.Type, _ error: any Error) -> any Error {
+    @usableFromInline
+    static func failure<A>(_: A.Type, _ error: any Error, position: Int, of count: Int, in dependency: Any.Type) -> any Error {
         switch error {
         case InjectionError.cyclicDependencyReference, InjectionError.unsupportedOperation: error
         default:
             AutowiringError(
-                dependency: String(describing: dependency), parameterCount: parameterCount,
+                dependency: String(describing: dependency), parameterCount: count,
                 failure: .uninjectable(position: position, type: String(describing: A.self), underlying: error))
         }
     }
