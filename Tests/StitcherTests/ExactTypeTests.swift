@@ -11,22 +11,6 @@ private protocol DeeplinkHandling: AnyObject {}
 private final class AppRouter: Router, DeeplinkHandling, @unchecked Sendable { let name = "app" }
 private final class FakeRouter: Router, @unchecked Sendable { let name = "fake" }
 private final class OtherRouter: Router, @unchecked Sendable { let name = "other" }
-private final class Unregistered: Sendable {}
-
-/// Runs `body` in an indexed and in an unindexed graph (direct and general paths), each
-/// with `container` active.
-private func inBothPaths(_ container: @escaping () -> DependencyContainer, _ body: (_ path: String) throws -> Void) rethrows {
-    for indexed in [true, false] {
-        let graph = DependencyGraph.Context.isolated()
-        graph.configuration.isIndexingEnabled = indexed
-        graph.activate(container())
-        try graph.run {
-            #expect(try DependencyGraph.inject() as Unregistered? == nil)
-            try body(indexed ? "direct" : "general")
-        }
-    }
-}
-
 @Suite(.isolatedDependencyGraph)
 struct ExactTypeTests {
     @Test func aRegistrationOfTheProtocolItselfWinsOverAliases() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Stitcher
+import Testing
 
 /// Counts calls from any thread.
 final class Counter: @unchecked Sendable {
@@ -160,4 +161,23 @@ func onIdleWorker(_ body: @escaping @Sendable () -> Void) {
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) { context.run(body) }
     group.wait()
+}
+
+/// A type nothing registers (see `inBothPaths`).
+private final class UnregisteredProbe: Sendable {}
+
+/// Runs `body` in an indexed and in an unindexed graph, each with `container` active: the
+/// direct path answers in the first, the general path in the second, and each test compares
+/// them. A first lookup makes the graph's index the one the thread reads, so that in the
+/// indexed graph even the body's first lookup can take the direct path.
+func inBothPaths(_ container: @escaping () -> DependencyContainer, _ body: (_ path: String) throws -> Void) rethrows {
+    for indexed in [true, false] {
+        let graph = DependencyGraph.Context.isolated()
+        graph.configuration.isIndexingEnabled = indexed
+        graph.activate(container())
+        try graph.run {
+            #expect(try DependencyGraph.inject() as UnregisteredProbe? == nil)
+            try body(indexed ? "direct" : "general")
+        }
+    }
 }

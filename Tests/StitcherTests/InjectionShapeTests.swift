@@ -36,23 +36,6 @@ private final class Loop: Looping, @unchecked Sendable {
     init() throws { _ = try DependencyGraph.inject() as any Looping }
 }
 
-private final class Unregistered: Sendable {}
-
-/// Runs `body` in an indexed and in an unindexed graph, each with `container` active. A
-/// first lookup makes the graph's index the one the thread reads, so that in the indexed
-/// graph even the body's first lookup can take the direct path.
-private func inBothPaths(_ container: @escaping () -> DependencyContainer, _ body: (_ path: String) throws -> Void) rethrows {
-    for indexed in [true, false] {
-        let graph = DependencyGraph.Context.isolated()
-        graph.configuration.isIndexingEnabled = indexed
-        graph.activate(container())
-        try graph.run {
-            #expect(try DependencyGraph.inject() as Unregistered? == nil)
-            try body(indexed ? "direct" : "general")
-        }
-    }
-}
-
 @Suite(.isolatedDependencyGraph)
 struct InjectionShapeTests {
     @Test func aSingletonInjectedByItsProtocolIsTheInstanceInjectedByItsType() throws {
