@@ -127,7 +127,7 @@ static inline void *_Nullable stitcher_hazard_read(void *_Nullable *_Nonnull cel
 }
 
 /// The slots of `ExistentialTemplates`: each the address of a template, or 0. Written once.
-#define STITCHER_TEMPLATE_SLOTS 64
+#define STITCHER_TEMPLATE_SLOTS 256
 extern _Atomic(void *) stitcher_existential_templates[STITCHER_TEMPLATE_SLOTS];
 
 /// The template in `slot` (masked to the table), or NULL.

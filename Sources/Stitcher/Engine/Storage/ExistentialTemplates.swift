@@ -16,9 +16,9 @@ internal import _StitcherShims
 /// A template is kept only when it is known to be exact: the requested type is an
 /// existential (by its metadata's kind), and the cast stored the instance itself in the
 /// first word (not a box, as `any Error` does). Anything else is cast every time, as
-/// before. Templates live in a small table shared by every graph, a slot per pair chosen
-/// by their identities; a slot is written once and never freed (types are not unloaded),
-/// and a pair whose slot is taken is cast every time. (The table is C's, so that reading it
+/// before. Templates live in a table shared by every graph (256 slots), each pair in one of
+/// 8 slots from one chosen by their identities; a slot is written once and never freed
+/// (types are not unloaded), and a pair that finds its 8 slots taken is cast every time. (The table is C's, so that reading it
 /// needs no lazy initialization.)
 @usableFromInline
 enum ExistentialTemplates {
@@ -32,22 +32,32 @@ enum ExistentialTemplates {
     // the existential's bytes with a zero first word.
     private static let headerSize = 3 * MemoryLayout<UInt>.stride
 
+    /// How many slots a lookup or an insertion probes, from the pair's own.
+    private static let probes: UInt = 8
+
     @inline(__always)
     private static func slot(_ existential: ObjectIdentifier, _ type: ObjectIdentifier) -> UInt {
-        // The addresses themselves (metadata is at least 16-byte aligned): `hashValue` would
-        // run the hasher on every lookup. The table masks the slot.
-        (UInt(bitPattern: existential) >> 4) &* 31 &+ (UInt(bitPattern: type) >> 4)
+        // The addresses themselves, mixed (metadata addresses share their high and low bits):
+        // `hashValue` would run the hasher on every lookup. The table masks the slot.
+        let mixed = (UInt(bitPattern: existential) ^ (UInt(bitPattern: type) &* 0x9E37_79B9_7F4A_7C15)) &* 0x9E37_79B9_7F4A_7C15
+        return mixed >> 48
     }
 
-    /// The template for instances of `object`'s class presented as `existential`, if kept.
+    /// The template for instances of `object`'s class presented as `existential`, if kept:
+    /// in the pair's slot or one of the next few (slots are filled once and never emptied,
+    /// so an empty one ends the search).
     @inline(__always)
     private static func template(_ existential: ObjectIdentifier, for object: AnyObject) -> UnsafeMutableRawPointer? {
         let type = ObjectIdentifier(Swift.type(of: object))
-        guard let template = stitcher_existential_template(slot(existential, type)),
-              template.load(as: ObjectIdentifier.self) == existential,
-              template.load(fromByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self) == type
-        else { return nil }
-        return template
+        let first = slot(existential, type)
+        for probe in 0..<probes {
+            guard let template = stitcher_existential_template(first &+ probe) else { return nil }
+            if template.load(as: ObjectIdentifier.self) == existential,
+               template.load(fromByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self) == type {
+                return template
+            }
+        }
+        return nil
     }
 
     /// Whether instances of `object`'s class are presented as the existential `id` by
@@ -85,17 +95,18 @@ enum ExistentialTemplates {
               bytes.count <= maximumSize,
               bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
+        guard template(id, for: object) == nil else { return }
         let type = ObjectIdentifier(Swift.type(of: object))
-        let slot = slot(id, type)
-        guard stitcher_existential_template(slot) == nil else { return }
         let template = UnsafeMutableRawPointer.allocate(byteCount: headerSize + bytes.count, alignment: 16)
         template.storeBytes(of: id, as: ObjectIdentifier.self)
         template.storeBytes(of: type, toByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self)
         template.storeBytes(of: bytes.count, toByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self)
         (template + headerSize).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         (template + headerSize).storeBytes(of: 0, as: UInt.self)
-        if !stitcher_publish_existential_template(slot, template) {
-            template.deallocate()
-        }
+        // The first empty slot among the pair's few; none left (or another thread kept the
+        // same pair meanwhile, a harmless duplicate): its instances are cast every time.
+        let first = slot(id, type)
+        for probe in 0..<probes where stitcher_publish_existential_template(first &+ probe, template) { return }
+        template.deallocate()
     }
 }
