@@ -211,6 +211,20 @@ struct AutowiringTests {
         #expect(RegistrationRecord(Dependency { Empty() }).declaredDependencies.isEmpty)
     }
 
+    @Test func activeRegistrationsShowTheDeclaredDependencies() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency(autowiring: Positioned.init(database:id:clock:), parameters: UserID.self)
+            Dependency(autowiring: Twelve.init)
+            Dependency { Empty() }
+        })
+        func declared(_ type: Any.Type) -> [String]? {
+            DependencyGraph.activeRegistrations.first { $0.typeName == String(describing: type) }?.declaredDependencyTypeNames
+        }
+        #expect(declared(Positioned.self) == ["Database", "Clock"])
+        #expect(declared(Twelve.self) == Array(repeating: ["Database", "Clock", "Logger"], count: 4).flatMap { $0 })
+        #expect(declared(Empty.self) == [])
+    }
+
     @Test func aTrailingClosureStillRegistersThePlainForm() throws {
         activateParts()
         let made = Counter()

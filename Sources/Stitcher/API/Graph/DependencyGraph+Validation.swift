@@ -18,6 +18,16 @@ extension DependencyGraph {
         public let typeName: String
         /// The unqualified names of the parameter types its factory takes, in order.
         public let parameterTypeNames: [String]
+        /// The unqualified names of the types its factory is declared to inject, in order:
+        /// an autowired initializer's parameters taken from the graph
+        /// (``Dependency/init(autowiring:)``); empty for a factory closure, whose injections
+        /// are known only when it runs.
+        ///
+        /// ```swift
+        /// // Dependency(autowiring: UserService.init), with init(database:clock:)
+        /// registration.declaredDependencyTypeNames   // ["Database", "Clock"]
+        /// ```
+        public let declaredDependencyTypeNames: [String]
 
         init(_ record: RegistrationRecord) {
             locator = record.locator
@@ -25,6 +35,7 @@ extension DependencyGraph {
             eagerness = record.eagerness
             typeName = record.producedType.description
             parameterTypeNames = record.parameterTypes.map(\.description)
+            declaredDependencyTypeNames = record.declaredDependencies.map(\.description)
         }
 
         /// Whether the registration is located by `name`.
