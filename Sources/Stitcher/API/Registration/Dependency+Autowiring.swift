@@ -87,20 +87,15 @@ extension DependencyFactory.Provider {
         var parameters: [TypeKey] = []
         repeat parameters.append(TypeKey((each Parameter).self))
         let count = parameters.count
-        let storesObjects = T.self is AnyClass
-        self.init(
-            parameterTypes: [], signature: InjectionArguments.noParameters,
-            origin: codeAddress(of: AutowiredInitializer(call: initializer)), storesObjects: storesObjects,
-            form: storesObjects ? nil : BoxedForm<T>.self, declaredDependencies: parameters
-        ) { _ in
+        self.init(autowired: parameters, AutowiredInitializer(call: initializer)) {
             var position = 0
-            let instance = try initializer(repeat try Autowiring.inject((each Parameter).self, at: &position, of: count, in: T.self))
-            return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+            return try initializer(repeat try Autowiring.inject((each Parameter).self, at: &position, of: count, in: T.self))
         }
     }
 
     /// An autowired initializer's provider whose `make` injects the parameters `types` and
-    /// calls the initializer `origin` (see `Dependency+AutowiringArities`).
+    /// calls the initializer `origin`: the pack form above and the forms of one to eight
+    /// parameters (`Dependency+AutowiringArities`) differ only in their `make`.
     @inlinable
     init<each Parameter>(
         autowired types: [TypeKey], _ origin: AutowiredInitializer<T, repeat each Parameter>,

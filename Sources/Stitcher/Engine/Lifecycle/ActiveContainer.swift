@@ -34,9 +34,9 @@ final class ActiveContainer: @unchecked Sendable {
             let earlier = previousTable?.position(of: record) { previous[$0].record }.map { previous[$0] }
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
             entries.append(isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner))
-            if case .managed(let provider) = record.scope, record.lifetime == .published {
+            if let provider = record.managedScope {
                 let key = IdentityKey(record)
-                if earlier?.record.scope == record.scope, let receipt = self.receipts.removeValue(forKey: key) {
+                if earlier?.record.hasSameScope(as: record) == true, let receipt = self.receipts.removeValue(forKey: key) {
                     receipts[key] = receipt
                 } else {
                     receipts[key] = provider.onScopeInvalidated { [graph, weak self] in

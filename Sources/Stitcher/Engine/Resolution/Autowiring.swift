@@ -37,28 +37,27 @@ struct Autowiring {
     ///
     /// - Throws: ``AutowiringError`` naming the parameter, when injecting it fails.
     mutating func next<A>(_: A.Type) throws -> A {
-        position += 1
-        if let index = runtime.firstIndex(where: { $0.type.id == ObjectIdentifier(A.self) }) {
-            return runtime.remove(at: index).value as! A
-        }
-        do {
-            return try DependencyGraph.inject(byType: A.self)
-        } catch {
-            throw Self.failure(A.self, error, position: position, of: parameterCount, in: dependency)
-        }
+        if let value = takeRuntime(A.self) { return value }
+        return try Self.inject(A.self, at: &position, of: parameterCount, in: dependency)
     }
 
     /// `next(_:)`, awaiting an asynchronous factory of the parameter.
     mutating func nextAsync<A>(_: A.Type) async throws -> A {
+        if let value = takeRuntime(A.self) { return value }
         position += 1
-        if let index = runtime.firstIndex(where: { $0.type.id == ObjectIdentifier(A.self) }) {
-            return runtime.remove(at: index).value as! A
-        }
         do {
             return try await DependencyGraph.injectAsync(byType: A.self)
         } catch {
             throw Self.failure(A.self, error, position: position, of: parameterCount, in: dependency)
         }
+    }
+
+    /// The first runtime parameter of exactly the type `A` not given yet, counted as the
+    /// next parameter; nil when there is none.
+    private mutating func takeRuntime<A>(_: A.Type) -> A? {
+        guard let index = runtime.firstIndex(where: { $0.type.id == ObjectIdentifier(A.self) }) else { return nil }
+        position += 1
+        return (runtime.remove(at: index).value as! A)
     }
 
     /// Checks that every runtime parameter was given to a parameter of the initializer.

@@ -24,7 +24,7 @@ internal import _StitcherShims
 enum ExistentialTemplates {
     /// The largest existential kept (a class-bound existential of 7 protocols, an opaque
     /// one of 3).
-    private static let maximumSize = 64
+    @usableFromInline static let maximumSize = 64
     /// The metadata kind of an existential type (`MetadataKind::Existential`).
     private static let existentialKind: UInt = 0x303
 
@@ -82,7 +82,7 @@ enum ExistentialTemplates {
     /// it is exact (see the type's notes). Inlined into the view made for `A`.
     @inlinable
     static func learn<A>(_ presented: A, from object: Any) {
-        guard MemoryLayout<A>.size <= 64, type(of: object) is AnyClass else { return }
+        guard MemoryLayout<A>.size <= maximumSize, type(of: object) is AnyClass else { return }
         withUnsafeBytes(of: presented) { bytes in
             learn(bytes, as: ObjectIdentifier(A.self), kind: unsafeBitCast(A.self as Any.Type, to: UnsafeRawPointer.self),
                   from: object as AnyObject)
@@ -92,7 +92,6 @@ enum ExistentialTemplates {
     @usableFromInline
     static func learn(_ bytes: UnsafeRawBufferPointer, as id: ObjectIdentifier, kind metadata: UnsafeRawPointer, from object: AnyObject) {
         guard metadata.load(as: UInt.self) == existentialKind, bytes.count >= MemoryLayout<UInt>.size,
-              bytes.count <= maximumSize,
               bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
         guard template(id, for: object) == nil else { return }

@@ -121,7 +121,12 @@ class AnyArgumentPack: @unchecked Sendable {
     var arguments: InjectionArguments { .none }
     class var types: [TypeKey] { [] }
     class func key(of values: UnsafeRawPointer) -> ArgumentKey? { .empty }
-    class func hash(of values: UnsafeRawPointer) -> Int { 0 }
+    /// A hash of the values at `values`, for telling resolution steps apart: their key's;
+    /// values that cannot be compared (not `Hashable`) are told apart by where this
+    /// injection keeps them, never taken for the same parameters as another injection's.
+    class func hash(of values: UnsafeRawPointer) -> Int {
+        key(of: values)?.hashValue ?? Int(bitPattern: values)
+    }
 }
 
 /// Parameters of the types `repeat each P`: the class names the list of types, and an
@@ -156,16 +161,6 @@ final class ArgumentPack<each P>: AnyArgumentPack, @unchecked Sendable {
         var hashable = true
         repeat Self.append(each values, to: &keys, hashable: &hashable)
         return hashable ? ArgumentKey(values: keys) : nil
-    }
-
-    override class func hash(of pointer: UnsafeRawPointer) -> Int {
-        let values = pointer.assumingMemoryBound(to: (repeat each P).self).pointee
-        var keys: [AnyHashable] = []
-        var hashable = true
-        repeat Self.append(each values, to: &keys, hashable: &hashable)
-        // Values that cannot be compared are told apart by where this injection keeps
-        // them: never taken for the same parameters as another injection's.
-        return hashable ? keys.hashValue : Int(bitPattern: pointer)
     }
 
     /// Appends `value` as a key, or clears `hashable` when its type is not `Hashable`

@@ -82,13 +82,22 @@ final class RegistrationRecord: @unchecked Sendable {
         self.extras = RegistrationExtras.adding(teardown: teardown, managedScope: managedScope, to: extras)
     }
 
+    /// The provider of a `.managed(by:)` scope, nil for every other scope.
+    var managedScope: (any ManagedDependencyScopeProviding)? { extras?.managedScope }
+
+    /// Whether `other` declares the same scope, compared without making either (a `.scoped`
+    /// or `.managed` scope is an indirect enum case, allocated when made).
+    func hasSameScope(as other: RegistrationRecord) -> Bool {
+        lifetime == other.lifetime && managedScope === other.managedScope
+    }
+
     /// How long instances live, as declared.
     var scope: DependencyScope {
         switch lifetime {
         case .transient: .instance
         case .shared: .shared
         case .scoped: .scoped
-        case .published: extras?.managedScope.map { .managed($0) } ?? .singleton
+        case .published: managedScope.map { .managed($0) } ?? .singleton
         }
     }
 
@@ -178,13 +187,13 @@ final class RegistrationRecord: @unchecked Sendable {
     func declaresSameDependency(as other: RegistrationRecord) -> Bool {
         self === other
             || (origin == other.origin && producedType == other.producedType && locator == other.locator
-                && scope == other.scope && eagerness == other.eagerness && parameterTypes == other.parameterTypes)
+                && hasSameScope(as: other) && eagerness == other.eagerness && parameterTypes == other.parameterTypes)
     }
 
     /// Whether `other` comes from the same line of a builder, whatever its captured values.
     func comesFromSameLine(as other: RegistrationRecord) -> Bool {
         origin.code == other.origin.code && producedType == other.producedType && locator == other.locator
-            && scope == other.scope
+            && hasSameScope(as: other)
     }
 
     /// An instance in stored form as a `D`, or nil when it is not one.
