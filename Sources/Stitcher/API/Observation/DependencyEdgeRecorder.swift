@@ -2,6 +2,10 @@ import Foundation
 
 /// An observer that records which dependency asked for which, as injections happen.
 ///
+/// ``DependencyGraph/verify(_:)`` and ``DependencyGraph/export(_:_:)`` read what it
+/// recorded (the edges no declaration shows, and `.scoped` dependencies injected outside any
+/// scope) when it is the graph's observer or given in the options.
+///
 /// The edges are those seen at run time (a factory that injects conditionally shows only
 /// what it injected), counted, together with how many instances of each dependency were
 /// built and how long their factories took in total.
@@ -33,6 +37,11 @@ public final class DependencyEdgeRecorder: DependencyGraphObserver, @unchecked S
     private var counts: [Edge: Int] = [:]
     private var order: [Edge] = []
     private var creations: [InjectionError.DependencyContext: (count: Int, time: Duration)] = [:]
+    /// The edges between registrations (which contexts alone cannot tell apart when they
+    /// differ only by their parameters), for `verify()` and `export(_:)`.
+    private var registrationEdges: Set<ObservedEdge> = []
+    /// The dependencies injected while no dependency scope was open, which then failed.
+    private var unscoped: [InjectionError.DependencyContext] = []
 
     public init() {}
 
@@ -55,6 +64,25 @@ public final class DependencyEdgeRecorder: DependencyGraphObserver, @unchecked S
             let edge = Edge(from: parent, to: event.dependency)
             if counts[edge] == nil { order.append(edge) }
             counts[edge, default: 0] += 1
+            if let from = event.parentRegistration {
+                registrationEdges.insert(ObservedEdge(from: IdentityKey(from), to: IdentityKey(event.registration)))
+            }
         }
     }
+
+    public func didFail(_ event: DependencyGraphEvent.ResolutionFailed) {
+        guard let error = event.error as? DependencyScopeError, case .noScopeOpen = error.reason else { return }
+        lock.withLock { if !unscoped.contains(event.dependency) { unscoped.append(event.dependency) } }
+    }
+
+    /// What the recorder saw, as `verify()` reads it.
+    var observations: (edges: Set<ObservedEdge>, unscoped: [InjectionError.DependencyContext]) {
+        lock.withLock { (registrationEdges, unscoped) }
+    }
+}
+
+/// An observed use of one registration by another's factory, by their identities.
+struct ObservedEdge: Hashable, Sendable {
+    let from: IdentityKey
+    let to: IdentityKey
 }

@@ -16,6 +16,20 @@
 /// DependencyGraph.observer = SlowFactoryLogger()
 /// ```
 public protocol DependencyGraphObserver: AnyObject, Sendable {
+    /// Runs a factory: wraps every instantiation, so that the factory (and everything it
+    /// injects) runs inside what the observer sets up, such as a tracing span bound to the
+    /// task. Call `factory` exactly once and return (or rethrow) what it does.
+    ///
+    /// ```swift
+    /// func instantiate<R>(_ event: DependencyGraphEvent.Instantiation, _ factory: () throws -> R) rethrows -> R {
+    ///     try withSpan("build \(event.dependency)") { _ in try factory() }
+    /// }
+    /// ```
+    func instantiate<R>(_ event: DependencyGraphEvent.Instantiation, _ factory: () throws -> R) rethrows -> R
+    /// Runs an asynchronous factory (see ``instantiate(_:_:)``).
+    func instantiateAsync<R>(
+        _ event: DependencyGraphEvent.Instantiation, _ factory: () async throws -> R
+    ) async rethrows -> R
     /// A factory built an instance (for every scope, `.instance` included).
     func didCreate(_ event: DependencyGraphEvent.InstanceCreated)
     /// An injection failed: a factory threw, or nothing matched.
@@ -29,6 +43,14 @@ public protocol DependencyGraphObserver: AnyObject, Sendable {
 }
 
 extension DependencyGraphObserver {
+    public func instantiate<R>(_ event: DependencyGraphEvent.Instantiation, _ factory: () throws -> R) rethrows -> R {
+        try factory()
+    }
+    public func instantiateAsync<R>(
+        _ event: DependencyGraphEvent.Instantiation, _ factory: () async throws -> R
+    ) async rethrows -> R {
+        try await factory()
+    }
     public func didCreate(_ event: DependencyGraphEvent.InstanceCreated) {}
     public func didFail(_ event: DependencyGraphEvent.ResolutionFailed) {}
     public func didOpenScope(_ event: DependencyGraphEvent.Scope) {}
@@ -38,6 +60,19 @@ extension DependencyGraphObserver {
 
 /// The events a ``DependencyGraphObserver`` receives.
 public enum DependencyGraphEvent {
+    /// A factory is about to run (see ``DependencyGraphObserver/instantiate(_:_:)``).
+    public struct Instantiation: Sendable {
+        /// The dependency to build.
+        public let dependency: InjectionError.DependencyContext
+        /// Its scope.
+        public let scope: DependencyScope
+        /// The dependency whose factory asked for it; nil for an injection made outside any
+        /// factory.
+        public let parent: InjectionError.DependencyContext?
+        /// Whether the factory is asynchronous.
+        public let isAsync: Bool
+    }
+
     /// A factory built an instance.
     public struct InstanceCreated: Sendable {
         /// The dependency built.
@@ -51,6 +86,10 @@ public enum DependencyGraphEvent {
         public let scopeID: Int?
         /// How long its factory ran, the instances it injected included.
         public let duration: Duration
+        /// The registrations behind `dependency` and `parent`, which tell apart registrations
+        /// that share a locator (read by ``DependencyEdgeRecorder`` for `verify()`).
+        let registration: RegistrationRecord
+        let parentRegistration: RegistrationRecord?
     }
 
     /// An injection failed.

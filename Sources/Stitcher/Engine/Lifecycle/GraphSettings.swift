@@ -67,7 +67,7 @@ final class GraphSettings: @unchecked Sendable {
 
 /// What the engine reports to an observer.
 enum GraphEvent {
-    case created(IndexEntry, parent: InjectionError.DependencyContext?, scope: Int?, duration: Duration)
+    case created(IndexEntry, parent: RegistrationRecord?, scope: Int?, duration: Duration)
     case failed(InjectionError.DependencyContext, parent: InjectionError.DependencyContext?, any Error)
     case opened(ScopeStore)
     case closed(ScopeStore, instanceCount: Int)
@@ -86,8 +86,8 @@ extension GraphEngine {
         switch event() {
         case let .created(entry, parent, scope, duration):
             observer.didCreate(
-                .init(dependency: entry.record.locator.context, scope: entry.record.scope, parent: parent,
-                      scopeID: scope, duration: duration))
+                .init(dependency: entry.record.locator.context, scope: entry.record.scope, parent: parent?.locator.context,
+                      scopeID: scope, duration: duration, registration: entry.record, parentRegistration: parent))
         case let .failed(dependency, parent, error):
             observer.didFail(.init(dependency: dependency, parent: parent, error: error))
         case let .opened(scope):

@@ -86,9 +86,12 @@ extension GraphEngine {
             addInheritedPaths(1)
             defer { addInheritedPaths(-1) }
             let start = mayBeObserved ? ContinuousClock.now : nil
+            let observer = start == nil ? nil : settings.observer
             let instance = try await ResolutionStack.$inherited.withValue(path) {
                 do {
-                    return record.finish(try await record.makeAsync(arguments))
+                    let make = { record.finish(try await record.makeAsync(arguments)) }
+                    guard let observer else { return try await make() }
+                    return try await observer.instantiateAsync(instantiation(of: record, parent: steps.last?.record), make)
                 } catch {
                     let failure = InjectionError.wrapping(error)
                     report(.failed(record.locator.context, parent: steps.last?.context, failure))
@@ -96,7 +99,7 @@ extension GraphEngine {
                 }
             }
             if let start {
-                report(.created(entry, parent: steps.last?.context, scope: scope?.id, duration: .now - start))
+                report(.created(entry, parent: steps.last?.record, scope: scope?.id, duration: .now - start))
             }
             return instance
         }

@@ -150,24 +150,32 @@ extension GraphEngine {
     private func observedInstantiation(
         _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState
     ) throws -> AnyObject {
-        let parent = state.frames.last?.context
+        let parent = state.frames.last?.entry.record
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
         defer {
             state.frames.pop()
             if state.frames.isEmpty { state.endResolution() }
         }
+        let record = entry.record
+        let observer = settings.observer
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let instance = entry.record.finish(try entry.record.make(parameters ?? .none))
-            let scope = entry.record.lifetime == .scoped ? GraphContext.scope?.id : nil
+            let make = { record.finish(try record.make(parameters ?? .none)) }
+            let instance = try observer?.instantiate(instantiation(of: record, parent: parent), make) ?? make()
+            let scope = record.lifetime == .scoped ? GraphContext.scope?.id : nil
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
             return instance
         } catch {
-            let failure = failure(error, of: entry.record, state)
-            report(.failed(entry.record.locator.context, parent: parent, failure))
+            let failure = failure(error, of: record, state)
+            report(.failed(record.locator.context, parent: parent?.locator.context, failure))
             throw failure
         }
+    }
+
+    /// What an observer's `instantiate` hook is told about a factory about to run.
+    func instantiation(of record: RegistrationRecord, parent: RegistrationRecord?) -> DependencyGraphEvent.Instantiation {
+        .init(dependency: record.locator.context, scope: record.scope, parent: parent?.locator.context, isAsync: record.isAsync)
     }
 
     /// The error a factory's failure reaches the caller as (the frame of `record` is still

@@ -61,21 +61,19 @@ extension GraphEngine {
     private func resolveSlowly<D>(
         _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
     ) throws -> D {
-        let matching = candidates.filter { $0.record.accepts(arguments) }
-        if let entry = EntryList.answering(matching, for: key) {
+        switch RequestAnswer(key, candidates, accepts: { $0.accepts(arguments) }) {
+        case .entry(let entry):
             let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
             if let value = entry.record.cast(instance, to: D.self) { return value }
             return try mismatch(entry, instance, key, arguments)
-        }
-        switch matching.count {
-        case 0 where !candidates.isEmpty:
+        case .parameterMismatch:
             throw parameterMismatch(key, arguments, candidates)
-        case 0:
+        case .nothing:
             if let wrapper = D.self as? any InjectableWrapper.Type {
                 return try wrapper.resolveWrapped(in: self, key: key, arguments: arguments) as! D
             }
             throw missing(key, arguments)
-        default:
+        case .ambiguous(let matching):
             throw ambiguity(key, matching)
         }
     }

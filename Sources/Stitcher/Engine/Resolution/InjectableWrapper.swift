@@ -7,6 +7,9 @@ protocol InjectableWrapper {
     static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self
     /// Whether the value is nil or an empty collection (what `loadIfNeeded()` reloads).
     var isEmptyInjection: Bool { get }
+    /// The type the wrapper stands for, and whether it takes every match (a collection)
+    /// rather than one or none: what checking a declared dependency of this type looks for.
+    static var wrappedRequest: (element: TypeKey, takesEveryMatch: Bool) { get }
 }
 
 extension LookupKey {
@@ -27,6 +30,8 @@ extension Optional: InjectableWrapper {
         try graph.resolveIfPresent(key.forElement(Wrapped.self), arguments, as: Wrapped.self)
     }
 
+    static var wrappedRequest: (element: TypeKey, takesEveryMatch: Bool) { (TypeKey(Wrapped.self), false) }
+
     var isEmptyInjection: Bool {
         switch self {
         case .none: true
@@ -40,6 +45,8 @@ extension Array: InjectableWrapper {
         try graph.resolveAll(key.forElement(Element.self), arguments, as: Element.self)
     }
 
+    static var wrappedRequest: (element: TypeKey, takesEveryMatch: Bool) { (TypeKey(Element.self), true) }
+
     var isEmptyInjection: Bool { isEmpty }
 }
 
@@ -47,6 +54,8 @@ extension Set: InjectableWrapper {
     static func resolveWrapped(in graph: GraphEngine, key: LookupKey, arguments: InjectionArguments) throws -> Self {
         Set(try graph.resolveAll(key.forElement(Element.self), arguments, as: Element.self))
     }
+
+    static var wrappedRequest: (element: TypeKey, takesEveryMatch: Bool) { (TypeKey(Element.self), true) }
 
     var isEmptyInjection: Bool { isEmpty }
 }

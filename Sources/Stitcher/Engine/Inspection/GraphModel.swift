@@ -1,0 +1,125 @@
+/// The active registrations of a graph as nodes, and what each depends on as edges: the
+/// dependencies its factory declares (an autowired initializer's parameters), answered as
+/// an injection would answer them, and those an observer saw it inject.
+///
+/// Built from one index snapshot without running any factory; read by the verifier and by
+/// the graph's pictures.
+struct GraphModel {
+    struct Node {
+        let entry: IndexEntry
+        /// The container the registration belongs to, counted from 1 in activation order.
+        let container: Int
+
+        var record: RegistrationRecord { entry.record }
+    }
+
+    struct Edge: Hashable {
+        let from: Int
+        let to: Int
+    }
+
+    /// A declared dependency that no single registration answers.
+    struct Unanswered {
+        enum Reason {
+            case missing
+            case ambiguous([Int])
+            case parameterMismatch([Int])
+        }
+
+        let from: Int
+        let requested: TypeKey
+        let reason: Reason
+    }
+
+    let nodes: [Node]
+    /// Declared edges, in the order of the nodes and of their declarations.
+    private(set) var declared: [Edge] = []
+    /// Observed edges that no declaration shows, in the order of the nodes.
+    private(set) var observed: [Edge] = []
+    private(set) var unanswered: [Unanswered] = []
+    /// Registrations an observer saw injected while no dependency scope was open.
+    private(set) var unscoped: [Int] = []
+    /// For each node, the nodes it depends on (declared and observed), without repeats.
+    private(set) var successors: [[Int]]
+
+    init(_ snapshot: IndexSnapshot, observations: DependencyEdgeRecorder?) {
+        var containers: [ObjectIdentifier: Int] = [:]
+        nodes = snapshot.entries.map { entry in
+            if containers[entry.owner] == nil { containers[entry.owner] = containers.count + 1 }
+            return Node(entry: entry, container: containers[entry.owner]!)
+        }
+        successors = Array(repeating: [], count: nodes.count)
+        var positions: [ObjectIdentifier: Int] = [:]
+        positions.reserveCapacity(nodes.count)
+        for (index, node) in nodes.enumerated() { positions[ObjectIdentifier(node.entry)] = index }
+        let position = { (entry: IndexEntry) in positions[ObjectIdentifier(entry)]! }
+        var edges = Set<Edge>()
+        for (index, node) in nodes.enumerated() {
+            for requested in node.record.declaredDependencies {
+                switch Self.answer(requested, in: snapshot, position: position) {
+                case .targets(let targets):
+                    for target in targets where edges.insert(Edge(from: index, to: target)).inserted {
+                        declared.append(Edge(from: index, to: target))
+                        successors[index].append(target)
+                    }
+                case .unanswered(let type, let reason):
+                    unanswered.append(Unanswered(from: index, requested: type, reason: reason))
+                }
+            }
+        }
+        guard let observations = observations?.observations else { return }
+        var identities: [IdentityKey: Int] = [:]
+        for (index, node) in nodes.enumerated() { identities[IdentityKey(node.record)] = index }
+        for edge in observations.edges {
+            guard let from = identities[edge.from], let to = identities[edge.to],
+                  edges.insert(Edge(from: from, to: to)).inserted
+            else { continue }
+            observed.append(Edge(from: from, to: to))
+            successors[from].append(to)
+        }
+        observed.sort { ($0.from, $0.to) < ($1.from, $1.to) }
+        for context in observations.unscoped {
+            unscoped += nodes.indices.filter {
+                nodes[$0].record.lifetime == .scoped && nodes[$0].record.locator.context == context
+            }
+        }
+    }
+
+    private enum Answer {
+        /// The nodes that answer (none for an absent optional dependency).
+        case targets([Int])
+        /// Why no node answers a request for `type` (the element type, for an Optional).
+        case unanswered(TypeKey, Unanswered.Reason)
+    }
+
+    /// What answers a declared dependency of type `requested`, injected without parameters
+    /// as an autowired initializer injects it.
+    private static func answer(_ requested: TypeKey, in snapshot: IndexSnapshot, position: (IndexEntry) -> Int) -> Answer {
+        let accepts = { (record: RegistrationRecord) in !record.takesParameters }
+        func single(_ type: TypeKey, _ candidates: [IndexEntry]) -> Answer? {
+            switch RequestAnswer(.type(type), candidates, accepts: accepts) {
+            case .entry(let entry): .targets([position(entry)])
+            case .parameterMismatch: .unanswered(type, .parameterMismatch(candidates.map(position)))
+            case .ambiguous(let matching): .unanswered(type, .ambiguous(matching.map(position)))
+            case .nothing: nil
+            }
+        }
+        if let answer = single(requested, snapshot.entries(ofType: requested.id)?.entries ?? []) { return answer }
+        // Nothing under the type itself: an Optional or a collection stands for its element.
+        guard let wrapper = requested.type as? any InjectableWrapper.Type else { return .unanswered(requested, .missing) }
+        let (element, takesEveryMatch) = wrapper.wrappedRequest
+        let elements = snapshot.entries(ofType: element.id)?.entries ?? []
+        if takesEveryMatch { return .targets(elements.filter { accepts($0.record) }.map(position)) }
+        // An absent optional dependency is nil.
+        return single(element, elements) ?? .targets([])
+    }
+
+    /// How problems and pictures name a node: its summary and container.
+    func declaration(of index: Int) -> String {
+        "\(nodes[index].record.summary) (container \(nodes[index].container))"
+    }
+
+    func context(of index: Int) -> InjectionError.DependencyContext {
+        nodes[index].record.locator.context
+    }
+}
