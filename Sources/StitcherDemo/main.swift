@@ -99,8 +99,7 @@ let container = DependencyContainer {
     }
     .named("orders")
     .scope(.singleton)
-    Dependency { RequestTransaction(requestID: try DependencyGraph.inject(), logger: try DependencyGraph.inject()) }
-        .scope(.scoped)
+    Dependency(autowiring: RequestTransaction.init).scope(.scoped)
     Dependency {
         OrderRequestHandler(
             requestID: (try DependencyGraph.inject() as RequestID).value,
@@ -116,6 +115,9 @@ let container = DependencyContainer {
     }
     .enabled(featureFlags.audit)
 }
+
+// Records which dependency's factory injected which, for the graph's picture.
+DependencyGraph.observer = DependencyEdgeRecorder()
 
 print("Activating the order service container")
 DependencyGraph.activate(container)
@@ -158,6 +160,22 @@ do {
 } catch let error as DependencyScopeError {
     print("  error: \(error)")
     print("  \(error.recoverySuggestion ?? "")")
+}
+
+// Verified inside a request's scope, whose container provides the request's id.
+let requestScope = DependencyContainer { Dependency { RequestID(value: 0) } }
+print("Verifying the graph of a request:")
+try DependencyGraph.withScope(requestScope) {
+    print(DependencyGraph.verificationReport().description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+}
+
+// `stitcher-demo --graph demo.dot` (or `demo.mmd` for Mermaid) writes the graph's picture.
+if let option = CommandLine.arguments.firstIndex(of: "--graph"), option + 1 < CommandLine.arguments.count {
+    let path = CommandLine.arguments[option + 1]
+    let format: GraphExportFormat = path.hasSuffix(".mmd") || path.hasSuffix(".mermaid") ? .mermaid : .dot
+    let picture = try DependencyGraph.withScope(requestScope) { DependencyGraph.export(format) }
+    try picture.write(toFile: path, atomically: true, encoding: .utf8)
+    print("Wrote the graph's picture to \(path)")
 }
 
 DependencyGraph.deactivate(container)

@@ -51,8 +51,10 @@ public struct GraphProblem: Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// How to fix it, starting "To fix this, ".
     public let fix: String
-    /// The graph nodes involved, for pictures of the graph.
+    /// The graph nodes involved, the registration's first, for pictures of the graph.
     let nodes: [Int]
+    /// The nodes of `path`, whose edges pictures highlight.
+    let pathNodes: [Int]
 
     /// Whether this is a note, which ``DependencyGraph/verify(_:)`` does not throw for.
     public var isNote: Bool { kind == .singletonHoldsShared }
@@ -70,6 +72,7 @@ public struct GraphProblem: Sendable, Hashable, CustomStringConvertible {
         declaration = model.declaration(of: node)
         self.requested = requested
         self.path = path.map(model.context(of:))
+        pathNodes = path
         self.message = message
         self.fix = fix
         nodes = [node] + path.filter { $0 != node } + others

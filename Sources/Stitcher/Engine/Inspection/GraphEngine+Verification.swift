@@ -40,3 +40,20 @@ extension GraphEngine {
             notInstantiated: outcome.skipped.map(model.context(of:)))
     }
 }
+
+extension GraphEngine {
+    /// The picture of the current index and what the verifier finds in it.
+    func picture(_ options: DependencyGraph.VerificationOptions) -> GraphPicture {
+        let (model, snapshot) = model(options)
+        return GraphPicture(model: model, findings: GraphVerifier(model: model, snapshot: snapshot).findings())
+    }
+}
+
+extension GraphPicture {
+    func render(_ format: GraphExportFormat) -> String {
+        switch format {
+        case .dot: dot()
+        case .mermaid: mermaid()
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// A text picture of a graph model, for Graphviz (DOT) or Mermaid: a node per registration,
+/// declared edges solid, observed edges dashed, the registrations and edges in a problem in
+/// red (in a note, amber), and a dashed red node for each declared dependency that nothing
+/// registers.
+struct GraphPicture {
+    let model: GraphModel
+    let findings: [GraphProblem]
+
+    private struct Missing: Hashable {
+        let label: String
+    }
+
+    /// The nodes and edges problems (or notes) name.
+    private var marked: (nodes: [Int: Bool], edges: [GraphModel.Edge: Bool]) {
+        var nodes: [Int: Bool] = [:], edges: [GraphModel.Edge: Bool] = [:]
+        for finding in findings {
+            let isProblem = !finding.isNote
+            for node in finding.nodes { nodes[node] = (nodes[node] ?? false) || isProblem }
+            let path = finding.pathNodes
+            for (from, to) in zip(path, path.dropFirst()) {
+                let edge = GraphModel.Edge(from: from, to: to)
+                edges[edge] = (edges[edge] ?? false) || isProblem
+            }
+        }
+        return (nodes, edges)
+    }
+
+    /// The lines of a node's label.
+    private func label(_ index: Int) -> [String] {
+        let node = model.nodes[index], record = node.record
+        let parameters = record.parameterTypes.map(\.description).joined(separator: ", ")
+        var traits = ["\(record.scope)", "container \(node.container)"]
+        if record.isAsync { traits.append("async") }
+        if record.isMainActor { traits.append("main actor") }
+        if record.eagerness == .eager { traits.append("eager") }
+        return [record.locator.description, "(\(parameters)) -> \(record.producedType)", traits.joined(separator: " · ")]
+    }
+
+    /// The declared dependencies nothing registers, each with the nodes declaring it.
+    private var missing: [(label: String, from: [Int])] {
+        var order: [String] = [], from: [String: [Int]] = [:]
+        for unanswered in model.unanswered {
+            guard case .missing = unanswered.reason else { continue }
+            let label = LookupKey.type(unanswered.requested).context.description
+            if from[label] == nil { order.append(label) }
+            from[label, default: []].append(unanswered.from)
+        }
+        return order.map { ($0, from[$0]!) }
+    }
+
+    func dot() -> String {
+        let (nodes, edges) = marked
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        }
+        func color(_ problem: Bool?) -> String {
+            problem.map { $0 ? ", color=\"#c62828\", fontcolor=\"#c62828\", penwidth=2" : ", color=\"#ef8f00\", penwidth=2" } ?? ""
+        }
+        var lines = [
+            "digraph Stitcher {",
+            "  rankdir=LR;",
+            "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
+            "  edge [fontname=\"Helvetica\", fontsize=9];",
+        ]
+        for index in model.nodes.indices {
+            let text = label(index).map(escaped).joined(separator: "\\n")
+            lines.append("  n\(index) [label=\"\(text)\"\(color(nodes[index]))];")
+        }
+        for (number, missing) in missing.enumerated() {
+            lines.append("  m\(number) [label=\"\(escaped(missing.label))\\nnot registered\", style=\"rounded,dashed\"\(color(true))];")
+            for from in missing.from { lines.append("  n\(from) -> m\(number) [color=\"#c62828\"];") }
+        }
+        for edge in model.declared { lines.append("  n\(edge.from) -> n\(edge.to)\(dotAttributes(edges[edge], dashed: false));") }
+        for edge in model.observed { lines.append("  n\(edge.from) -> n\(edge.to)\(dotAttributes(edges[edge], dashed: true));") }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func dotAttributes(_ problem: Bool?, dashed: Bool) -> String {
+        var attributes: [String] = dashed ? ["style=dashed"] : []
+        if let problem { attributes += problem ? ["color=\"#c62828\"", "penwidth=2"] : ["color=\"#ef8f00\"", "penwidth=2"] }
+        return attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
+    }
+
+    func mermaid() -> String {
+        let (nodes, edges) = marked
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "#amp;").replacingOccurrences(of: "\"", with: "#quot;")
+                .replacingOccurrences(of: "<", with: "#lt;").replacingOccurrences(of: ">", with: "#gt;")
+        }
+        var lines = ["flowchart LR"]
+        for index in model.nodes.indices {
+            lines.append("  n\(index)[\"\(label(index).map(escaped).joined(separator: "<br/>"))\"]")
+        }
+        var problemEdges: [Int] = [], noteEdges: [Int] = [], edgeCount = 0
+        func add(_ line: String, _ problem: Bool?) {
+            lines.append(line)
+            if let problem { problem ? problemEdges.append(edgeCount) : noteEdges.append(edgeCount) }
+            edgeCount += 1
+        }
+        let missing = missing
+        for (number, missing) in missing.enumerated() {
+            lines.append("  m\(number)[\"\(escaped(missing.label))<br/>not registered\"]")
+            for from in missing.from { add("  n\(from) --> m\(number)", true) }
+        }
+        for edge in model.declared { add("  n\(edge.from) --> n\(edge.to)", edges[edge]) }
+        for edge in model.observed { add("  n\(edge.from) -.-> n\(edge.to)", edges[edge]) }
+        lines.append("  classDef problem stroke:#c62828,stroke-width:2px,color:#c62828")
+        lines.append("  classDef note stroke:#ef8f00,stroke-width:2px")
+        lines.append("  classDef missing stroke:#c62828,stroke-width:2px,stroke-dasharray:4 3,color:#c62828")
+        let problems = nodes.filter(\.value).keys.sorted().map { "n\($0)" }
+        let notes = nodes.filter { !$0.value }.keys.sorted().map { "n\($0)" }
+        if !problems.isEmpty { lines.append("  class \(problems.joined(separator: ",")) problem") }
+        if !notes.isEmpty { lines.append("  class \(notes.joined(separator: ",")) note") }
+        if !missing.isEmpty { lines.append("  class \(missing.indices.map { "m\($0)" }.joined(separator: ",")) missing") }
+        if !problemEdges.isEmpty {
+            lines.append("  linkStyle \(problemEdges.map(String.init).joined(separator: ",")) stroke:#c62828,stroke-width:2px")
+        }
+        if !noteEdges.isEmpty {
+            lines.append("  linkStyle \(noteEdges.map(String.init).joined(separator: ",")) stroke:#ef8f00,stroke-width:2px")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
