@@ -12,12 +12,15 @@ let package = Package(
         .library(name: "Stitcher", targets: ["Stitcher"]),
         .library(name: "StitcherTesting", targets: ["StitcherTesting"]),
         .library(name: "StitcherMacros", targets: ["StitcherMacros"]),
+        .library(name: "StitcherTracing", targets: ["StitcherTracing"]),
         .executable(name: "stitcher-demo", targets: ["StitcherDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         // A thread-local variable and the counters every lookup reads, without lazy initialization (C).
@@ -44,10 +47,28 @@ let package = Package(
             ]
         ),
         .target(name: "StitcherMacros", dependencies: ["Stitcher", "StitcherMacrosPlugin"]),
+        // Logging and tracing of a graph's instantiations, on its observer: a product of its
+        // own, so that `import Stitcher` builds neither swift-log nor swift-distributed-tracing.
+        .target(
+            name: "StitcherTracing",
+            dependencies: [
+                "Stitcher",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .executableTarget(name: "StitcherDemo", dependencies: ["Stitcher"]),
         .testTarget(
             name: "StitcherTests",
             dependencies: ["Stitcher", "StitcherTesting", .product(name: "Atomics", package: "swift-atomics")]),
+        .testTarget(
+            name: "StitcherTracingTests",
+            dependencies: [
+                "StitcherTracing", "StitcherTesting",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(
             name: "StitcherMacrosTests",
             dependencies: [

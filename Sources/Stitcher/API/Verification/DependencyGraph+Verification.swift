@@ -14,7 +14,7 @@ extension DependencyGraph {
         /// factories (main-actor ones only on the main actor); `verifyAsync` builds them all.
         public var instantiatesFactories: Bool
         /// A recorder whose observed edges and unscoped injections are checked too; nil uses
-        /// the graph's observer when it is a ``DependencyEdgeRecorder``.
+        /// the graph's observer when it is a ``DependencyEdgeRecorder`` (or a group holding one).
         public var observations: DependencyEdgeRecorder?
 
         /// Options for a verification.

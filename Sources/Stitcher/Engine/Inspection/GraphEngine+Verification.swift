@@ -4,7 +4,7 @@ extension GraphEngine {
     /// recorder observed.
     func model(_ options: DependencyGraph.VerificationOptions) -> (GraphModel, IndexSnapshot) {
         let snapshot = snapshot()
-        let recorder = options.observations ?? (settings.observer as? DependencyEdgeRecorder)
+        let recorder = options.observations ?? settings.observer?.edgeRecorder
         return (GraphModel(snapshot, observations: recorder), snapshot)
     }
 
