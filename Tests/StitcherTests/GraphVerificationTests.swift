@@ -224,3 +224,40 @@ struct GraphVerificationTests {
         #expect(counter.value == 1 && references.alive == 0)
     }
 }
+
+@Suite(.isolatedDependencyGraph)
+struct ExpectValidDependencyGraphTests {
+    @Test func aValidGraphRecordsNoIssue() {
+        let report = expectValidDependencyGraph(DependencyContainer {
+            Dependency { Clock() }.scope(.singleton)
+            Dependency(autowiring: NeedsClock.init)
+        })
+        #expect(report.registrationCount == 2)
+        // The containers were activated in a graph of their own, not the test's.
+        #expect(DependencyGraph.activeRegistrations.isEmpty)
+    }
+
+    @Test func eachProblemIsAnIssue() {
+        var report: GraphVerificationReport?
+        withKnownIssue {
+            report = expectValidDependencyGraph(brokenContainer())
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Dependency graph: ") && $0.rawValue.contains("To fix this") }
+        }
+        #expect(report?.problems.count == 7)
+    }
+
+    @Test func theCurrentGraphIsVerifiedWhenNoContainerIsGiven() async {
+        await DependencyGraph.activate(DependencyContainer { Dependency(autowiring: NeedsClock.init) })
+        await withKnownIssue {
+            await expectValidDependencyGraphAsync()
+        }
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () async throws -> Thrower in try Thrower() }
+        })
+        await withKnownIssue {
+            let report = await expectValidDependencyGraphAsync(options: .instantiating)
+            #expect(report.problems.map(\.kind) == [.missingDependency, .failingFactory])
+        }
+    }
+}

@@ -61,7 +61,7 @@ extension DependencyGraph {
     /// try await DependencyGraph.verifyAsync(.instantiating)
     /// ```
     public static func verifyAsync(_ options: VerificationOptions = .declarationsOnly) async throws {
-        let report = await GraphContext.current.verificationAwaiting(options)
+        let report = await verificationReportAsync(options)
         if !report.isValid { throw report }
     }
 
@@ -73,6 +73,13 @@ extension DependencyGraph {
     /// ```
     public static func verificationReport(_ options: VerificationOptions = .declarationsOnly) -> GraphVerificationReport {
         GraphContext.current.verification(options)
+    }
+
+    /// What ``verifyAsync(_:)`` finds, returned rather than thrown, notes included.
+    public static func verificationReportAsync(
+        _ options: VerificationOptions = .declarationsOnly
+    ) async -> GraphVerificationReport {
+        await GraphContext.current.verificationAwaiting(options)
     }
 }
 

@@ -22,7 +22,8 @@ struct GraphVerifier {
             let declarer = model.context(of: unanswered.from)
             switch unanswered.reason {
             case .missing:
-                let nearby = NearbyRegistrations(key: .type(unanswered.requested), snapshot: snapshot).summaries
+                let own = model.nodes[unanswered.from].record.summary
+                let nearby = NearbyRegistrations(key: .type(unanswered.requested), snapshot: snapshot).summaries.filter { $0 != own }
                 let near = nearby.isEmpty ? "" : " Nearest registrations: \(nearby.joined(separator: "; "))."
                 return GraphProblem(
                     .missingDependency, in: model, node: unanswered.from, requested: requested,
