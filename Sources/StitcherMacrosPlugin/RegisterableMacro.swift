@@ -84,7 +84,7 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         \(raw: access)nonisolated static var dependencyRegistration: Dependency<\(raw: typeName)> {
             Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)\(raw: isolation)) { \(raw: closureHead)
                 \(raw: construction)
-            }
+            }\(raw: chosen.declarations.map { "\n" + $0 }.joined())
         }
         """]
         if let name = arguments.name {
@@ -157,6 +157,9 @@ struct RegistrableInitializer {
     let isPreferred: Bool
     /// Where a diagnostic about choosing it points.
     let marker: Syntax
+    /// The `dependsOn(…)` modifiers declaring what the call injects (a generated
+    /// initializer's injected parameters), so that `verify()` checks them unbuilt.
+    let declarations: [String]
 
     init(written declaration: InitializerDeclSyntax) {
         self.declaration = declaration
@@ -164,14 +167,29 @@ struct RegistrableInitializer {
         let preferredAttribute = declaration.attributes.attribute(named: "PreferredInitializer")
         isPreferred = preferredAttribute != nil
         marker = preferredAttribute.map(Syntax.init) ?? Syntax(declaration)
+        declarations = []
     }
 
     private init(generatedFrom declaration: InitializerDeclSyntax, by attribute: AttributeSyntax) {
         self.declaration = declaration
-        let ignored = Set(InjectedParametersMacro.Options(attribute).ignored.map(\.name))
-        parameters = declaration.signature.parameterClause.parameters.filter { ignored.contains($0.internalName) }
+        let options = InjectedParametersMacro.Options(attribute)
+        let ignored = Set(options.ignored.map(\.name))
+        let all = declaration.signature.parameterClause.parameters
+        parameters = all.filter { ignored.contains($0.internalName) }
         isPreferred = true
         marker = Syntax(attribute)
+        let injected = all.filter { !ignored.contains($0.internalName) }
+        func metatype(_ parameter: FunctionParameterSyntax) -> String {
+            let type = parameter.type.trimmedDescription
+            return type.contains(" ") ? "(\(type)).self" : "\(type).self"
+        }
+        if injected.isEmpty {
+            declarations = []
+        } else if options.byName {
+            declarations = injected.map { ".dependsOn(named: \"\($0.internalName)\", as: \(metatype($0)))" }
+        } else {
+            declarations = [".dependsOn(\(injected.map(metatype).joined(separator: ", ")))"]
+        }
     }
 
     /// The written initializer and, when it carries `@InjectedParameters`, its generated

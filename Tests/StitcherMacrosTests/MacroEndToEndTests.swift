@@ -64,6 +64,15 @@ final class SessionReporter: Sendable {
     init(session: NetworkingSession) { self.session = session }
 }
 
+/// Its host is injected by name: `verify()` checks that name.
+@Registerable
+final class HostReporter: Sendable {
+    let host: String
+
+    @InjectedParameters(strategy: .stitcherByName)
+    init(primaryHost: String) { host = primaryHost }
+}
+
 /// Built on the main actor, as its initializer requires.
 @MainActor @Registerable(scope: .singleton)
 final class BadgeModel {
@@ -103,6 +112,22 @@ struct MacroEndToEndTests {
         #expect(model.clock.offset == 3)
         #expect(try model.upload(file: "a.txt") == "a.txt@example.org")
         #expect(UploadViewModel.describe() == "primary.example.org")
+    }
+
+    @Test func verifyChecksWhatARegisterableTypeInjects() throws {
+        DependencyGraph.activate(DependencyContainer {
+            #registrations(SessionReporter.self, HostReporter.self)
+        })
+        let problems = DependencyGraph.verificationReport().problems
+        #expect(problems.map(\.kind) == [.missingDependency, .missingDependency])
+        #expect(problems.map(\.requested) == [.type("NetworkingSession"), .name("primaryHost")])
+        #expect(problems.last?.fix.contains("`Dependency { String(…) }.named(\"primaryHost\")`") == true)
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
+            Dependency { "primary.example.org" }.named("primaryHost")
+        })
+        try DependencyGraph.verify(.instantiating)
+        #expect(try DependencyGraph.inject(byType: HostReporter.self).host == "primary.example.org")
     }
 
     @Test func throwingOverloadsPropagateInjectionErrors() async throws {

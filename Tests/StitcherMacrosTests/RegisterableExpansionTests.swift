@@ -199,6 +199,7 @@ import Testing
                     Dependency<UploadService>(locator: DependencyLocator.type(UploadService.self), scope: DependencyScope.singleton, eagerness: DependencyEagerness.lazy) { (p0: String) in
                         try UploadService(label: p0)
                     }
+                    .dependsOn(Session.self)
                 }
             }
 

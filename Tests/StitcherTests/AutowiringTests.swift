@@ -204,9 +204,9 @@ struct AutowiringTests {
 
     @Test func declaredDependenciesAreTheInjectedParameters() throws {
         let plain = RegistrationRecord(Dependency(autowiring: Five.init))
-        #expect(plain.declaredDependencies.map(\.description) == ["Database", "Clock", "Logger", "Database", "Clock"])
+        #expect(plain.declaredDependencies.map(\.type.description) == ["Database", "Clock", "Logger", "Database", "Clock"])
         let withRuntime = RegistrationRecord(Dependency(autowiring: Pair.init, parameters: String.self, String.self))
-        #expect(withRuntime.declaredDependencies.map(\.description) == ["Database"])
+        #expect(withRuntime.declaredDependencies.map(\.type.description) == ["Database"])
         #expect(withRuntime.parameterTypes.map(\.description) == ["String", "String"])
         #expect(RegistrationRecord(Dependency { Empty() }).declaredDependencies.isEmpty)
     }

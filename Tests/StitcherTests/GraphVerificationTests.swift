@@ -261,3 +261,34 @@ struct ExpectValidDependencyGraphTests {
         }
     }
 }
+
+@Suite(.isolatedDependencyGraph)
+struct DeclaredDependencyTests {
+    @Test func dependsOnDeclaresWhatAFactoryClosureInjects() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { NeedsClock(clock: try DependencyGraph.inject()) }.dependsOn(Clock.self)
+            Dependency { Holder(pool: try DependencyGraph.inject(byName: "pool")) }
+                .dependsOn(named: "pool", as: Pool.self)
+                .scope(.singleton)
+        })
+        let report = DependencyGraph.verificationReport()
+        #expect(report.problems.map { $0.requested } == [.type("Clock"), .name("pool")])
+        #expect(DependencyGraph.activeRegistrations.map(\.declaredDependencyTypeNames) == [["Clock"], ["Pool"]])
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Clock() }.scope(.singleton)
+            Dependency { Pool() }.named("pool").scope(.singleton)
+        })
+        try DependencyGraph.verify()
+        #expect(DependencyGraph.export(.dot).contains("n0 -> n2;\n  n1 -> n3;"))
+    }
+
+    @Test func aDeclarationDoesNotChangeWhatTheFactoryBuilds() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Clock() }.dependsOn(Pool.self, [any Store].self, Feed?.self).scope(.singleton)
+        })
+        // An Array takes every match (none here) and an absent Optional is nil: only Pool is missing.
+        #expect(DependencyGraph.verificationReport().problems.map(\.requested) == [.type("Pool")])
+        let clock = try DependencyGraph.inject(byType: Clock.self)
+        #expect(try DependencyGraph.inject(byType: Clock.self) === clock)
+    }
+}

@@ -20,8 +20,8 @@ extension DependencyGraph {
         public let parameterTypeNames: [String]
         /// The unqualified names of the types its factory is declared to inject, in order:
         /// an autowired initializer's parameters taken from the graph
-        /// (``Dependency/init(autowiring:)``); empty for a factory closure, whose injections
-        /// are known only when it runs.
+        /// (``Dependency/init(autowiring:)``) and those declared with `dependsOn(…)`; empty
+        /// for a factory closure that declares none, whose injections are known only when it runs.
         ///
         /// ```swift
         /// // Dependency(autowiring: UserService.init), with init(database:clock:)
@@ -35,7 +35,7 @@ extension DependencyGraph {
             eagerness = record.eagerness
             typeName = record.producedType.description
             parameterTypeNames = record.parameterTypes.map(\.description)
-            declaredDependencyTypeNames = record.declaredDependencies.map(\.description)
+            declaredDependencyTypeNames = record.declaredDependencies.map(\.type.description)
         }
 
         /// Whether the registration is located by `name`.

@@ -82,4 +82,32 @@ extension Dependency {
     func with(locator: DependencyLocator) -> Dependency {
         Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider)
     }
+
+    /// Declares the types the factory injects, so that ``DependencyGraph/verify(_:)`` checks
+    /// them, and ``DependencyGraph/export(_:_:)`` draws them, before anything is built.
+    ///
+    /// An autowired initializer declares its parameters by itself; a factory closure's
+    /// injections are otherwise known only when it runs. Declared dependencies are checked
+    /// as injected without parameters: an Optional may be missing, an Array takes every match.
+    ///
+    /// ```swift
+    /// Dependency { CheckoutService(payments: try inject(), clock: try inject()) }
+    ///     .dependsOn(PaymentGateway.self, Clock.self)
+    /// ```
+    public func dependsOn<each D>(_ types: repeat (each D).Type) -> Dependency {
+        var declared: [DeclaredDependency] = []
+        for type in repeat each types { declared.append(DeclaredDependency(type: TypeKey(type))) }
+        return Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider.declaring(declared))
+    }
+
+    /// Declares a dependency the factory injects by name, as a `D` (see ``dependsOn(_:)``).
+    ///
+    /// ```swift
+    /// Dependency { Reports(store: try inject(byName: "archive")) }
+    ///     .dependsOn(named: "archive", as: Store.self)
+    /// ```
+    public func dependsOn<D>(named name: String, as type: D.Type) -> Dependency {
+        let declared = [DeclaredDependency(name: name, type: TypeKey(type))]
+        return Dependency(locator: locator, scope: scope, eagerness: eagerness, provider: dependencyProvider.declaring(declared))
+    }
 }

@@ -52,6 +52,20 @@ public enum DependencyFactory {
             self.make = make
         }
 
+        /// This provider, with `declared` added to the dependencies its factory declares.
+        func declaring(_ declared: [DeclaredDependency]) -> Provider {
+            Provider(self, extras: RegistrationExtras.declaring(declared, in: extras))
+        }
+
+        private init(_ provider: Provider, extras: RegistrationExtras) {
+            make = provider.make
+            storesObjects = provider.storesObjects
+            alwaysAware = provider.alwaysAware
+            originCode = provider.originCode
+            originContext = provider.originContext
+            self.extras = extras
+        }
+
         /// Creates a provider from a factory closure without parameters.
         ///
         /// Inlined, so that the caller's module compiles the closure that makes instances in

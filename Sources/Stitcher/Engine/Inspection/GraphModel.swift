@@ -27,7 +27,10 @@ struct GraphModel {
         }
 
         let from: Int
-        let requested: TypeKey
+        /// What was asked for (for an Optional, the request of its element).
+        let requested: LookupKey
+        /// The type it is injected as.
+        let type: TypeKey
         let reason: Reason
     }
 
@@ -62,8 +65,8 @@ struct GraphModel {
                         declared.append(Edge(from: index, to: target))
                         successors[index].append(target)
                     }
-                case .unanswered(let type, let reason):
-                    unanswered.append(Unanswered(from: index, requested: type, reason: reason))
+                case .unanswered(let key, let type, let reason):
+                    unanswered.append(Unanswered(from: index, requested: key, type: type, reason: reason))
                 }
             }
         }
@@ -88,30 +91,37 @@ struct GraphModel {
     private enum Answer {
         /// The nodes that answer (none for an absent optional dependency).
         case targets([Int])
-        /// Why no node answers a request for `type` (the element type, for an Optional).
-        case unanswered(TypeKey, Unanswered.Reason)
+        /// Why no node answers a request located by `key` for the type `type` (the element
+        /// type, for an Optional).
+        case unanswered(LookupKey, TypeKey, Unanswered.Reason)
     }
 
-    /// What answers a declared dependency of type `requested`, injected without parameters
-    /// as an autowired initializer injects it.
-    private static func answer(_ requested: TypeKey, in snapshot: IndexSnapshot, position: (IndexEntry) -> Int) -> Answer {
+    /// What answers a declared dependency, injected without parameters as an autowired
+    /// initializer injects it; an injection follows the same steps (`resolveSlowly`).
+    private static func answer(
+        _ requested: DeclaredDependency, in snapshot: IndexSnapshot, position: (IndexEntry) -> Int
+    ) -> Answer {
         let accepts = { (record: RegistrationRecord) in !record.takesParameters }
-        func single(_ type: TypeKey, _ candidates: [IndexEntry]) -> Answer? {
-            switch RequestAnswer(.type(type), candidates, accepts: accepts) {
+        func single(_ key: LookupKey, _ type: TypeKey, _ candidates: [IndexEntry]) -> Answer? {
+            switch RequestAnswer(key, candidates, accepts: accepts) {
             case .entry(let entry): .targets([position(entry)])
-            case .parameterMismatch: .unanswered(type, .parameterMismatch(candidates.map(position)))
-            case .ambiguous(let matching): .unanswered(type, .ambiguous(matching.map(position)))
+            case .parameterMismatch: .unanswered(key, type, .parameterMismatch(candidates.map(position)))
+            case .ambiguous(let matching): .unanswered(key, type, .ambiguous(matching.map(position)))
             case .nothing: nil
             }
         }
-        if let answer = single(requested, snapshot.entries(ofType: requested.id)?.entries ?? []) { return answer }
-        // Nothing under the type itself: an Optional or a collection stands for its element.
-        guard let wrapper = requested.type as? any InjectableWrapper.Type else { return .unanswered(requested, .missing) }
-        let (element, takesEveryMatch) = wrapper.wrappedRequest
-        let elements = snapshot.entries(ofType: element.id)?.entries ?? []
-        if takesEveryMatch { return .targets(elements.filter { accepts($0.record) }.map(position)) }
+        let key = requested.key
+        if let answer = single(key, requested.type, snapshot.entries(for: key)?.entries ?? []) { return answer }
+        // Nothing under the key itself: an Optional or a collection stands for its element.
+        guard let wrapper = requested.type.type as? any InjectableWrapper.Type else {
+            return .unanswered(key, requested.type, .missing)
+        }
+        let element = wrapper.wrappedRequest
+        let elementKey: LookupKey = if case .type = key { .type(element.element) } else { key }
+        let elements = snapshot.entries(for: elementKey)?.entries ?? []
+        if element.takesEveryMatch { return .targets(elements.filter { accepts($0.record) }.map(position)) }
         // An absent optional dependency is nil.
-        return single(element, elements) ?? .targets([])
+        return single(elementKey, element.element, elements) ?? .targets([])
     }
 
     /// How problems and pictures name a node: its summary and container.

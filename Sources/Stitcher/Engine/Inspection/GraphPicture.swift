@@ -6,10 +6,6 @@ struct GraphPicture {
     let model: GraphModel
     let findings: [GraphProblem]
 
-    private struct Missing: Hashable {
-        let label: String
-    }
-
     /// The nodes and edges problems (or notes) name.
     private var marked: (nodes: [Int: Bool], edges: [GraphModel.Edge: Bool]) {
         var nodes: [Int: Bool] = [:], edges: [GraphModel.Edge: Bool] = [:]
@@ -41,7 +37,7 @@ struct GraphPicture {
         var order: [String] = [], from: [String: [Int]] = [:]
         for unanswered in model.unanswered {
             guard case .missing = unanswered.reason else { continue }
-            let label = LookupKey.type(unanswered.requested).context.description
+            let label = unanswered.requested.context.description
             if from[label] == nil { order.append(label) }
             from[label, default: []].append(unanswered.from)
         }

@@ -18,24 +18,24 @@ struct GraphVerifier {
 
     private func unansweredDependencies() -> [GraphProblem] {
         model.unanswered.map { unanswered in
-            let requested = LookupKey.type(unanswered.requested).context
+            let requested = unanswered.requested.context
             let declarer = model.context(of: unanswered.from)
             switch unanswered.reason {
             case .missing:
                 let own = model.nodes[unanswered.from].record.summary
-                let nearby = NearbyRegistrations(key: .type(unanswered.requested), snapshot: snapshot).summaries.filter { $0 != own }
+                let nearby = NearbyRegistrations(key: unanswered.requested, snapshot: snapshot).summaries.filter { $0 != own }
                 let near = nearby.isEmpty ? "" : " Nearest registrations: \(nearby.joined(separator: "; "))."
                 return GraphProblem(
                     .missingDependency, in: model, node: unanswered.from, requested: requested,
                     message: "\(declarer) declares a dependency on \(requested), which no active container registers.\(near)",
                     fix: "To fix this, register \(requested) in an active container, for example "
-                        + "`Dependency { \(unanswered.requested)(…) }`, or make the parameter Optional to accept its absence.")
+                        + "`\(Self.registration(of: unanswered))`, or make the parameter Optional to accept its absence.")
             case .ambiguous(let candidates):
                 return GraphProblem(
                     .ambiguousDependency, in: model, node: unanswered.from, requested: requested, involving: candidates,
                     message: "\(declarer) declares a dependency on \(requested), which \(candidates.count) registrations "
                         + "answer: \(candidates.map(model.declaration(of:)).joined(separator: "; ")).",
-                    fix: "To fix this, register exactly one of them as \(unanswered.requested) itself (the exact type "
+                    fix: "To fix this, register exactly one of them as \(unanswered.type) itself (the exact type "
                         + "wins over an alias), locate the others by name or value, or make the parameter an Array to take every match.")
             case .parameterMismatch(let candidates):
                 let taken = candidates.map { "(\(model.nodes[$0].record.parameterTypes.map(\.description).joined(separator: ", ")))" }
@@ -47,6 +47,12 @@ struct GraphVerifier {
                         + "passes them: `Dependency { \(model.nodes[unanswered.from].record.producedType)(…: try inject(parameters: …)) }`.")
             }
         }
+    }
+
+    /// How to register what a missing dependency asks for.
+    private static func registration(of unanswered: GraphModel.Unanswered) -> String {
+        if case .name(let name) = unanswered.requested { return "Dependency { \(unanswered.type)(…) }.named(\"\(name)\")" }
+        return "Dependency { \(unanswered.type)(…) }"
     }
 
     private func asynchronousDependencies() -> [GraphProblem] {

@@ -17,9 +17,10 @@ final class RegistrationExtras: @unchecked Sendable {
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
     let isMainActor: Bool
-    /// The types the factory injects, declared before it runs (an autowired initializer's
-    /// parameters taken from the graph), for checking a graph without building it.
-    let declaredDependencies: [TypeKey]
+    /// What the factory injects, declared before it runs (an autowired initializer's
+    /// parameters taken from the graph, `dependsOn(…)`), for checking a graph without
+    /// building it.
+    let declaredDependencies: [DeclaredDependency]
     /// How to tear down an instance of `T`, when `T` asks for it.
     let teardown: TeardownWitness?
     /// The provider of a `.managed(by:)` scope (other scopes follow from the lifetime).
@@ -28,7 +29,7 @@ final class RegistrationExtras: @unchecked Sendable {
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
-        declaredDependencies: [TypeKey], teardown: TeardownWitness?,
+        declaredDependencies: [DeclaredDependency], teardown: TeardownWitness?,
         managedScope: (any ManagedDependencyScopeProviding)?
     ) {
         self.parameterTypes = parameterTypes
@@ -52,7 +53,18 @@ final class RegistrationExtras: @unchecked Sendable {
         else { return nil }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
-            isMainActor: isMainActor, declaredDependencies: declaredDependencies, teardown: nil, managedScope: nil
+            isMainActor: isMainActor, declaredDependencies: declaredDependencies.map(DeclaredDependency.init(type:)),
+            teardown: nil, managedScope: nil
+        )
+    }
+
+    /// `extras` (or none) with `declared` appended to its declared dependencies.
+    static func declaring(_ declared: [DeclaredDependency], in extras: RegistrationExtras?) -> RegistrationExtras {
+        RegistrationExtras(
+            parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
+            form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
+            declaredDependencies: (extras?.declaredDependencies ?? []) + declared, teardown: extras?.teardown,
+            managedScope: extras?.managedScope
         )
     }
 
@@ -67,5 +79,22 @@ final class RegistrationExtras: @unchecked Sendable {
             form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
             declaredDependencies: extras?.declaredDependencies ?? [], teardown: teardown, managedScope: managedScope
         )
+    }
+}
+
+/// A dependency a factory declares it injects: located by its type, or by a name and
+/// injected as a type; injected without parameters.
+struct DeclaredDependency: Hashable, Sendable {
+    let key: LookupKey
+    let type: TypeKey
+
+    init(type: TypeKey) {
+        key = .type(type)
+        self.type = type
+    }
+
+    init(name: String, type: TypeKey) {
+        key = .name(name)
+        self.type = type
     }
 }

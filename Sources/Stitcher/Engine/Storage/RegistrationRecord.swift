@@ -122,9 +122,9 @@ final class RegistrationRecord: @unchecked Sendable {
     /// line apart from a different factory registered under the same identity.
     var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: originContext) }
 
-    /// The types the factory is declared to inject (an autowired initializer's parameters
-    /// taken from the graph), in order; empty when it declares none.
-    var declaredDependencies: [TypeKey] { extras?.declaredDependencies ?? [] }
+    /// What the factory is declared to inject (an autowired initializer's parameters taken
+    /// from the graph, `dependsOn(…)`), in order; empty when it declares none.
+    var declaredDependencies: [DeclaredDependency] { extras?.declaredDependencies ?? [] }
 
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
