@@ -222,6 +222,10 @@ if workload == "shape-array" {
     try profileArrayShape(iterations)
     exit(0)
 }
+if workload == "verify" {
+    try profileVerification()
+    exit(0)
+}
 if workload == "shapes" {
     try printShapes()
     exit(0)

@@ -56,12 +56,12 @@ struct GraphModel {
         positions.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() { positions[ObjectIdentifier(node.entry)] = index }
         let position = { (entry: IndexEntry) in positions[ObjectIdentifier(entry)]! }
-        var edges = Set<Edge>()
         for (index, node) in nodes.enumerated() {
             for requested in node.record.declaredDependencies {
                 switch Self.answer(requested, in: snapshot, position: position) {
                 case .targets(let targets):
-                    for target in targets where edges.insert(Edge(from: index, to: target)).inserted {
+                    // A node declares a few dependencies: a linear check beats hashing.
+                    for target in targets where !successors[index].contains(target) {
                         declared.append(Edge(from: index, to: target))
                         successors[index].append(target)
                     }
@@ -74,8 +74,7 @@ struct GraphModel {
         var identities: [IdentityKey: Int] = [:]
         for (index, node) in nodes.enumerated() { identities[IdentityKey(node.record)] = index }
         for edge in observations.edges {
-            guard let from = identities[edge.from], let to = identities[edge.to],
-                  edges.insert(Edge(from: from, to: to)).inserted
+            guard let from = identities[edge.from], let to = identities[edge.to], !successors[from].contains(to)
             else { continue }
             observed.append(Edge(from: from, to: to))
             successors[from].append(to)

@@ -114,9 +114,13 @@ struct GraphVerifier {
             guard record.lifetime.outlivesScopes || isEagerRoot else { continue }
             for path in walk.storedDependencies(of: holder) {
                 let held = model.nodes[path.last!].record
-                let name = record.locator.context, heldName = held.locator.context
-                let through = path.count > 2
-                    ? " through \(path.dropFirst().dropLast().map { model.context(of: $0).description }.joined(separator: " -> "))" : ""
+                // Named only for a finding: naming a type is what costs most here.
+                var name: InjectionError.DependencyContext { record.locator.context }
+                var heldName: InjectionError.DependencyContext { held.locator.context }
+                var through: String {
+                    path.count > 2
+                        ? " through \(path.dropFirst().dropLast().map { model.context(of: $0).description }.joined(separator: " -> "))" : ""
+                }
                 switch held.lifetime {
                 case .scoped where isEagerRoot:
                     found.append(GraphProblem(
