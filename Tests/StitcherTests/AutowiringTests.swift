@@ -187,8 +187,21 @@ struct AutowiringTests {
         #expect(underlying as? InjectionError == .missingDependency(.type("Missing")))
         #expect(error.description.contains("parameter 2 of 2"))
         #expect(error.description.contains("To fix this"))
+        #expect(error.description.hasSuffix("To fix this, register a Missing in an active container, list Missing.self in "
+            + "`parameters:` to pass it when injecting, or make the parameter Optional so that it can be nil."))
         let nested = try #require(throws: AutowiringError.self) { try DependencyGraph.inject() as NeedsNeedsMissing }
         #expect(nested.description.contains("NeedsNeedsMissing") && nested.description.contains("of type Missing"))
+    }
+
+    @Test func aParameterThatFailsOtherwiseSaysHowToFixThat() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Database() }.scope(.scoped)
+            Dependency(autowiring: One.init).scope(.instance)
+        })
+        let error = try #require(throws: AutowiringError.self) { try DependencyGraph.inject() as One }
+        // The scope error's own fix, not advice to register what is registered.
+        #expect(error.description.contains("To fix this, inject it inside `DependencyGraph.withScope { … }`"))
+        #expect(!error.description.contains("register a Database"))
     }
 
     @Test func aListedParameterTheInitializerDoesNotTakeIsAnError() throws {

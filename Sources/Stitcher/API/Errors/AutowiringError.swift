@@ -38,13 +38,19 @@ public struct AutowiringError: Error, CustomStringConvertible, LocalizedError {
     public var description: String {
         switch failure {
         case let .uninjectable(position, type, underlying):
-            let fix =
-                if underlying is AutowiringError {
-                    "To fix this, fix that parameter's own dependency, described above."
-                } else {
-                    "To fix this, register a \(type) in an active container, list \(type).self in `parameters:` "
-                        + "to pass it when injecting, or make the parameter Optional so that it can be nil."
-                }
+            let fix: String
+            switch underlying {
+            case is AutowiringError:
+                fix = "To fix this, fix that parameter's own dependency, described above."
+            case InjectionError.missingDependency:
+                fix = "To fix this, register a \(type) in an active container, list \(type).self in `parameters:` "
+                    + "to pass it when injecting, or make the parameter Optional so that it can be nil."
+            case let error as LocalizedError where error.recoverySuggestion != nil:
+                // A scope, cycle or ambiguity says best how to fix itself.
+                fix = error.recoverySuggestion!
+            default:
+                fix = "To fix this, look at the error above, which the parameter's factory threw."
+            }
             return "Could not autowire \(dependency): parameter \(position) of \(parameterCount) of its initializer, "
                 + "of type \(type), could not be injected: \(underlying) \(fix)"
         case let .unmatchedRuntimeParameter(type):
