@@ -161,8 +161,15 @@ extension GraphEngine {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let make = { record.finish(try record.make(parameters ?? .none)) }
-            let instance = try observer?.instantiate(instantiation(of: record, parent: parent), make) ?? make()
+            // Called directly when this graph has no observer (another graph has one): a
+            // closure would cost a deep resolution a stack frame per level.
+            let instance = if let observer {
+                try observer.instantiate(instantiation(of: record, parent: parent)) {
+                    record.finish(try record.make(parameters ?? .none))
+                }
+            } else {
+                record.finish(try record.make(parameters ?? .none))
+            }
             let scope = record.lifetime == .scoped ? GraphContext.scope?.id : nil
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
             return instance
