@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StitcherTesting", targets: ["StitcherTesting"]),
         .library(name: "StitcherMacros", targets: ["StitcherMacros"]),
         .library(name: "StitcherTracing", targets: ["StitcherTracing"]),
+        .library(name: "StitcherServiceLifecycle", targets: ["StitcherServiceLifecycle"]),
         .executable(name: "stitcher-demo", targets: ["StitcherDemo"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // A thread-local variable and the counters every lookup reads, without lazy initialization (C).
@@ -57,6 +59,16 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // A graph's services run in a swift-service-lifecycle `ServiceGroup`, in dependency order.
+        .target(
+            name: "StitcherServiceLifecycle",
+            dependencies: [
+                "Stitcher",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(name: "StitcherDemo", dependencies: ["Stitcher"]),
         .testTarget(
             name: "StitcherTests",
@@ -67,6 +79,13 @@ let package = Package(
                 "StitcherTracing", "StitcherTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "StitcherServiceLifecycleTests",
+            dependencies: [
+                "StitcherServiceLifecycle", "StitcherTesting",
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

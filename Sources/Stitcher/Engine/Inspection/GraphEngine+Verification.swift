@@ -5,7 +5,7 @@ extension GraphEngine {
     func model(_ options: DependencyGraph.VerificationOptions) -> (GraphModel, IndexSnapshot) {
         let snapshot = snapshot()
         let recorder = options.observations ?? settings.observer?.edgeRecorder
-        return (GraphModel(snapshot, observations: recorder), snapshot)
+        return (GraphModel(snapshot, observations: recorder.map { [$0] } ?? []), snapshot)
     }
 
     /// What `verify()` reports: the verifier's findings, and with `instantiatesFactories`,

@@ -45,7 +45,7 @@ struct GraphModel {
     /// For each node, the nodes it depends on (declared and observed), without repeats.
     private(set) var successors: [[Int]]
 
-    init(_ snapshot: IndexSnapshot, observations: DependencyEdgeRecorder?) {
+    init(_ snapshot: IndexSnapshot, observations recorders: [DependencyEdgeRecorder]) {
         var containers: [ObjectIdentifier: Int] = [:]
         nodes = snapshot.entries.map { entry in
             if containers[entry.owner] == nil { containers[entry.owner] = containers.count + 1 }
@@ -70,20 +70,21 @@ struct GraphModel {
                 }
             }
         }
-        guard let observations = observations?.observations else { return }
+        let observations = recorders.map(\.observations)
+        guard !observations.isEmpty else { return }
         var identities: [IdentityKey: Int] = [:]
         for (index, node) in nodes.enumerated() { identities[IdentityKey(node.record)] = index }
-        for edge in observations.edges {
-            guard let from = identities[edge.from], let to = identities[edge.to], !successors[from].contains(to)
-            else { continue }
-            observed.append(Edge(from: from, to: to))
-            successors[from].append(to)
+        var found = Set<Edge>()
+        for edge in observations.lazy.flatMap(\.edges) {
+            guard let from = identities[edge.from], let to = identities[edge.to], !successors[from].contains(to) else { continue }
+            found.insert(Edge(from: from, to: to))
         }
-        observed.sort { ($0.from, $0.to) < ($1.from, $1.to) }
-        for context in observations.unscoped {
-            unscoped += nodes.indices.filter {
-                nodes[$0].record.lifetime == .scoped && nodes[$0].record.locator.context == context
-            }
+        // In the order of the nodes, whatever order the recorders kept them in.
+        observed = found.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+        for edge in observed { successors[edge.from].append(edge.to) }
+        let contexts = Set(observations.flatMap(\.unscoped))
+        unscoped = nodes.indices.filter {
+            nodes[$0].record.lifetime == .scoped && contexts.contains(nodes[$0].record.locator.context)
         }
     }
 
