@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A Hummingbird 2 JSON API wired with Stitcher: its own package, so that the library gains
+// no dependency on Hummingbird.
+let package = Package(
+    name: "TodoServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "todo-server", targets: ["TodoServerApp"]),
+    ],
+    dependencies: [
+        .package(name: "Stitcher", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "TodoServer",
+            dependencies: [
+                .product(name: "Stitcher", package: "Stitcher"),
+                .product(name: "StitcherServiceLifecycle", package: "Stitcher"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "TodoServerApp", dependencies: ["TodoServer"]),
+        .testTarget(
+            name: "TodoServerTests",
+            dependencies: [
+                "TodoServer",
+                .product(name: "StitcherTesting", package: "Stitcher"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

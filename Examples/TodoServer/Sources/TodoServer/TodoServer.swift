@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Logging
+import Stitcher
+import StitcherServiceLifecycle
+
+/// The server's dependencies: services (the repository, the sweeper), process-wide values
+/// (the clock, identifiers, the logger), and what each request's scope builds.
+public func todoContainer(logger: Logger, journal: LifecycleJournal, outcomes: UnitOfWorkOutcomes, sweepEvery: Duration = .seconds(60)) -> DependencyContainer {
+    DependencyContainer {
+        Dependency { logger }.scope(.singleton)
+        Dependency { journal }.scope(.singleton)
+        Dependency { outcomes }.scope(.singleton)
+        Dependency { SweepInterval(sweepEvery) }.scope(.singleton)
+        Dependency { SystemTime() as any TimeSource }.scope(.singleton)
+        Dependency { RandomIDs() as any IDGenerator }.scope(.singleton)
+        Dependency(autowiring: InMemoryTodoRepository.init).conforms(to: (any TodoRepository).self).scope(.singleton)
+        Dependency(autowiring: CompletedTodoSweeper.init).scope(.singleton)
+        // One per request, torn down when its scope ends.
+        Dependency { CurrentRequest() }.scope(.scoped)
+        Dependency(autowiring: RequestLogger.init).scope(.scoped)
+        Dependency(autowiring: UnitOfWork.init).scope(.scoped)
+        Dependency(autowiring: TodoService.init).scope(.instance)
+    }
+}
+
+/// The routes: create, list, complete and delete todos.
+public func todoRouter() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: RequestScopeMiddleware())
+    let todos = router.group("todos")
+    todos.post { request, context -> EditedResponse<Todo> in
+        struct Create: Decodable { let title: String }
+        let create = try await request.decode(as: Create.self, context: context)
+        return EditedResponse(status: .created, response: try service().create(title: create.title))
+    }
+    todos.get { _, _ in try service().list() }
+    todos.patch(":id/complete") { _, context in try service().complete(id: try context.parameters.require("id", as: UUID.self)) }
+    todos.delete(":id") { _, context -> HTTPResponse.Status in
+        try service().delete(id: try context.parameters.require("id", as: UUID.self))
+        return .noContent
+    }
+    return router
+}
+
+/// The request's `TodoService`, from its dependency scope.
+@inline(__always)
+func service() throws -> TodoService { try DependencyGraph.inject() }
+
+/// The application: the router, with the graph's services run by a `DependencyServiceGroup`
+/// (the repository, then the sweeper) before the HTTP server starts.
+public func todoApplication(
+    graph: DependencyGraph.Context = DependencyGraph.currentContext, port: Int = 8080, logger: Logger
+) -> some ApplicationProtocol {
+    Application(
+        router: todoRouter(),
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        services: [DependencyServiceGroup(graph: graph, gracefulShutdownSignals: [], logger: logger)],
+        logger: logger
+    )
+}
