@@ -75,8 +75,14 @@ public final class UnitOfWorkOutcomes: @unchecked Sendable {
 
     private let lock = NSLock()
     private var endings: [Ending] = []
-    public init() {}
-    func record(_ ending: Ending) { lock.withLock { endings.append(ending) } }
+    private let keepsEndings: Bool
+
+    /// Outcomes that keep every ending (for tests), or none (a long-running server).
+    public init(keepsEndings: Bool = true) { self.keepsEndings = keepsEndings }
+
+    func record(_ ending: Ending) {
+        if keepsEndings { lock.withLock { endings.append(ending) } }
+    }
     public var all: [Ending] { lock.withLock { endings } }
 }
 

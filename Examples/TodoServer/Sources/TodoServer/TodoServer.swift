@@ -25,9 +25,13 @@ public func todoContainer(logger: Logger, journal: LifecycleJournal, outcomes: U
 }
 
 /// The routes: create, list, complete and delete todos.
-public func todoRouter() -> Router<BasicRequestContext> {
+public func todoRouter(wiring: Wiring = .stitcher) -> Router<BasicRequestContext> {
     let router = Router()
-    router.add(middleware: RequestScopeMiddleware())
+    switch wiring {
+    case .stitcher: router.add(middleware: RequestScopeMiddleware())
+    case .byHand(let dependencies): router.add(middleware: HandWiredMiddleware(dependencies: dependencies))
+    }
+    let service = wiring.service
     let todos = router.group("todos")
     todos.post { request, context -> EditedResponse<Todo> in
         struct Create: Decodable { let title: String }
@@ -43,17 +47,14 @@ public func todoRouter() -> Router<BasicRequestContext> {
     return router
 }
 
-/// The request's `TodoService`, from its dependency scope.
-@inline(__always)
-func service() throws -> TodoService { try DependencyGraph.inject() }
-
 /// The application: the router, with the graph's services run by a `DependencyServiceGroup`
 /// (the repository, then the sweeper) before the HTTP server starts.
 public func todoApplication(
-    graph: DependencyGraph.Context = DependencyGraph.currentContext, port: Int = 8080, logger: Logger
+    graph: DependencyGraph.Context = DependencyGraph.currentContext, port: Int = 8080, wiring: Wiring = .stitcher,
+    logger: Logger
 ) -> some ApplicationProtocol {
     Application(
-        router: todoRouter(),
+        router: todoRouter(wiring: wiring),
         configuration: .init(address: .hostname("127.0.0.1", port: port)),
         services: [DependencyServiceGroup(graph: graph, gracefulShutdownSignals: [], logger: logger)],
         logger: logger

@@ -113,4 +113,19 @@ struct TodoServerTests {
         // The sweeper uses the repository: it stops first, the repository closes last.
         #expect(Array(entries.suffix(2)) == ["sweeper stopped", "repository closed"])
     }
+
+    @Test func theHandWiredBaselineAnswersTheSame() async throws {
+        let (_, outcomes) = serverGraph()
+        let app = todoApplication(port: 0, wiring: .byHand(try HandWiredDependencies()), logger: logger)
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/todos", method: .post, headers: [.init("x-request-id")!: "hand-1"], body: json(#"{"title":"a"}"#)) {
+                #expect($0.status == .created && $0.headers[.init("x-request-id")!] == "hand-1")
+            }
+            try await client.execute(uri: "/todos", method: .get) { response in
+                let todos = try decode([Todo].self, response)
+                #expect(todos.map(\.title) == ["a"])
+            }
+        }
+        #expect(outcomes.all.map(\.outcome) == [.committed(1), .committed(0)])
+    }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+import Stitcher
+
+/// How the routes get their `TodoService`: from the request's Stitcher dependency scope, or
+/// built by hand per request (the baseline the load check compares the scope with).
+public enum Wiring: Sendable {
+    case stitcher
+    /// The same objects, made by `HandWiredMiddleware` from dependencies resolved once.
+    case byHand(HandWiredDependencies)
+
+    func service() throws -> TodoService {
+        switch self {
+        case .stitcher: try DependencyGraph.inject()
+        case .byHand: HandWiredService.current!
+        }
+    }
+}
+
+/// What hand wiring builds each request from, resolved once at start-up.
+public struct HandWiredDependencies: Sendable {
+    let repository: any TodoRepository
+    let time: any TimeSource
+    let ids: any IDGenerator
+    let logger: Logger
+    let outcomes: UnitOfWorkOutcomes
+
+    /// The dependencies, taken from the current graph.
+    public init() throws {
+        repository = try DependencyGraph.inject()
+        time = try DependencyGraph.inject()
+        ids = try DependencyGraph.inject()
+        logger = try DependencyGraph.inject()
+        outcomes = try DependencyGraph.inject()
+    }
+}
+
+/// Does by hand what `RequestScopeMiddleware` does with a dependency scope: makes the
+/// request, its logger, its unit of work and the service, and ends the unit of work.
+struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
+    let dependencies: HandWiredDependencies
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let current = CurrentRequest()
+        current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
+        let logger = RequestLogger(request: current, base: dependencies.logger)
+        let unit = UnitOfWork(repository: dependencies.repository, logger: logger, outcomes: dependencies.outcomes)
+        defer { unit.tearDown() }
+        let service = TodoService(
+            repository: dependencies.repository, unitOfWork: unit, time: dependencies.time, ids: dependencies.ids, logger: logger)
+        var response = try await HandWiredService.$current.withValue(service) { try await next(request, context) }
+        if response.status.code < 400 { unit.markSucceeded() }
+        response.headers[.init("x-request-id")!] = current.id
+        return response
+    }
+}
+
+/// The request's service, made by `HandWiredMiddleware`.
+enum HandWiredService {
+    @TaskLocal static var current: TodoService?
+}
