@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "todo-server", targets: ["TodoServerApp"]),
+        .executable(name: "todo-scope-cost", targets: ["TodoScopeCost"]),
     ],
     dependencies: [
         .package(name: "Stitcher", path: "../.."),
@@ -25,6 +26,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "TodoServerApp", dependencies: ["TodoServer"]),
+        // The request scope's cost per request, in process (see the README's load check).
+        .executableTarget(
+            name: "TodoScopeCost",
+            dependencies: ["TodoServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(
             name: "TodoServerTests",
             dependencies: [

@@ -7,6 +7,13 @@ public struct Todo: Codable, Equatable, Sendable, ResponseCodable {
     public var title: String
     public var completed: Bool
     public let createdAt: Date
+
+    public init(id: UUID, title: String, completed: Bool, createdAt: Date) {
+        self.id = id
+        self.title = title
+        self.completed = completed
+        self.createdAt = createdAt
+    }
 }
 
 /// Where todos are kept. One implementation, in memory; a database-backed one would
