@@ -21,14 +21,9 @@ public func expectValidDependencyGraph(
     options: DependencyGraph.VerificationOptions = .declarationsOnly,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> GraphVerificationReport {
-    let report: GraphVerificationReport
-    if containers.isEmpty {
-        report = DependencyGraph.verificationReport(options)
-    } else {
-        let graph = DependencyGraph.Context.isolated()
-        for container in containers { graph.activate(container) }
-        report = graph.verificationReport(options)
-    }
+    let graph = containers.isEmpty ? DependencyGraph.currentContext : DependencyGraph.Context.isolated()
+    for container in containers { graph.activate(container) }
+    let report = graph.verificationReport(options)
     record(report, sourceLocation)
     return report
 }

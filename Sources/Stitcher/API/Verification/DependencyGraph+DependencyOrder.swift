@@ -58,11 +58,7 @@ extension DependencyGraph.Context {
         do {
             for node in declaredOrder {
                 let entry = model.nodes[node].entry
-                let object = try await run {
-                    entry.record.runsSynchronouslyHere
-                        ? try engine.instance(of: entry, .none, ThreadState.current)
-                        : try await engine.instanceAwaitingFactory(of: entry, .none)
-                }
+                let object = try await run { try await engine.instanceFromAsyncCode(of: entry, .none) }
                 instances[node] = entry.record.value(of: object)
             }
         } catch {

@@ -1,37 +1,33 @@
 /// Checking the graph without building it, and optionally building it in a sandbox.
 extension GraphEngine {
-    /// The model of the current index, with the edges `options` name or the graph's
-    /// recorder observed.
-    func model(_ options: DependencyGraph.VerificationOptions) -> (GraphModel, IndexSnapshot) {
+    /// The model of the current index, with the edges `options` name or the graph's recorder
+    /// observed, and what the verifier finds in it.
+    func inspection(_ options: DependencyGraph.VerificationOptions) -> (model: GraphModel, findings: [GraphProblem]) {
         let snapshot = snapshot()
         let recorder = options.observations ?? settings.observer?.edgeRecorder
-        return (GraphModel(snapshot, observations: recorder.map { [$0] } ?? []), snapshot)
+        let model = GraphModel(snapshot, observations: recorder.map { [$0] } ?? [])
+        return (model, GraphVerifier(model: model, snapshot: snapshot).findings())
     }
 
     /// What `verify()` reports: the verifier's findings, and with `instantiatesFactories`,
     /// the failures of factories built synchronously in a sandbox.
     func verification(_ options: DependencyGraph.VerificationOptions) -> GraphVerificationReport {
-        let (model, snapshot) = model(options)
-        let findings = GraphVerifier(model: model, snapshot: snapshot).findings()
-        guard options.instantiatesFactories else {
-            return GraphVerificationReport(registrationCount: model.nodes.count, findings: findings)
-        }
-        return report(model, findings, GraphSandbox(model, settings: settings).buildSynchronously())
+        let (model, findings) = inspection(options)
+        let outcome = options.instantiatesFactories ? GraphSandbox(model, settings: settings).buildSynchronously() : nil
+        return report(model, findings, outcome)
     }
 
     /// `verification(_:)`, awaiting asynchronous factories and running main-actor ones there.
     func verificationAwaiting(_ options: DependencyGraph.VerificationOptions) async -> GraphVerificationReport {
-        let (model, snapshot) = model(options)
-        let findings = GraphVerifier(model: model, snapshot: snapshot).findings()
-        guard options.instantiatesFactories else {
-            return GraphVerificationReport(registrationCount: model.nodes.count, findings: findings)
-        }
-        return report(model, findings, await GraphSandbox(model, settings: settings).buildAwaiting())
+        let (model, findings) = inspection(options)
+        let outcome = options.instantiatesFactories ? await GraphSandbox(model, settings: settings).buildAwaiting() : nil
+        return report(model, findings, outcome)
     }
 
-    /// The findings and what building found, a registration the verifier already found a
-    /// problem in not reported again for its factory's failure.
-    private func report(_ model: GraphModel, _ findings: [GraphProblem], _ outcome: GraphSandbox.Outcome) -> GraphVerificationReport {
+    /// The findings and what building found, if anything was built: a registration the
+    /// verifier already found a problem in is not reported again for its factory's failure.
+    private func report(_ model: GraphModel, _ findings: [GraphProblem], _ outcome: GraphSandbox.Outcome?) -> GraphVerificationReport {
+        guard let outcome else { return GraphVerificationReport(registrationCount: model.nodes.count, findings: findings) }
         let known = Set(findings.filter { !$0.isNote }.map { $0.nodes[0] })
         return GraphVerificationReport(
             registrationCount: model.nodes.count,
@@ -39,13 +35,11 @@ extension GraphEngine {
             instantiatedCount: outcome.built,
             notInstantiated: outcome.skipped.map(model.context(of:)))
     }
-}
 
-extension GraphEngine {
     /// The picture of the current index and what the verifier finds in it.
     func picture(_ options: DependencyGraph.VerificationOptions) -> GraphPicture {
-        let (model, snapshot) = model(options)
-        return GraphPicture(model: model, findings: GraphVerifier(model: model, snapshot: snapshot).findings())
+        let (model, findings) = inspection(options)
+        return GraphPicture(model: model, findings: findings)
     }
 }
 

@@ -17,7 +17,7 @@ struct GraphSandbox {
         graph = GraphEngine()
         graph.settings.overrides = settings.overrides
         graph.settings.observer = failures
-        graph.publish(entries: entries)
+        graph.mutate { graph.install(entries, &$0) }
     }
 
     /// What building found: a problem per failing factory (the innermost one that threw),
@@ -31,9 +31,9 @@ struct GraphSandbox {
     /// Builds every registration without parameters whose factory runs synchronously here.
     func buildSynchronously() -> Outcome {
         var outcome = Outcome()
-        run { scope in
-            for node in model.nodes.indices {
-                guard canBuild(node, &outcome) else { continue }
+        let scope = OpenScope(over: graph, in: nil, container: nil)
+        GraphContext.run(graph: graph, scope: scope.store) {
+            for node in model.nodes.indices where canBuild(node, &outcome) {
                 guard entries[node].record.runsSynchronouslyHere else {
                     outcome.skipped.append(node)
                     continue
@@ -42,6 +42,9 @@ struct GraphSandbox {
                 record(error, of: node, in: &outcome)
             }
         }
+        // Teardown failures of what verification built are not the graph's problems.
+        _ = try? scope.run {}
+        end()
         return outcome
     }
 
@@ -53,27 +56,13 @@ struct GraphSandbox {
         await GraphContext.run(graph: graph, scope: scope.store) {
             for node in model.nodes.indices where canBuild(node, &outcome) {
                 let entry = entries[node]
-                let error = await failures.first {
-                    if entry.record.runsSynchronouslyHere {
-                        _ = try graph.instance(of: entry, .none, ThreadState.current)
-                    } else {
-                        _ = try await graph.instanceAwaitingFactory(of: entry, .none)
-                    }
-                }
+                let error = await failures.first { _ = try await graph.instanceFromAsyncCode(of: entry, .none) }
                 record(error, of: node, in: &outcome)
             }
         }
         _ = try? await scope.run { () async in }
         end()
         return outcome
-    }
-
-    private func run(_ body: (ScopeStore) -> Void) {
-        let scope = OpenScope(over: graph, in: nil, container: nil)
-        GraphContext.run(graph: graph, scope: scope.store) { body(scope.store) }
-        // Teardown failures of what verification built are not the graph's problems.
-        _ = try? scope.run {}
-        end()
     }
 
     /// Retires every entry, releasing what was built.
@@ -154,16 +143,3 @@ extension IndexEntry {
     }
 }
 
-extension GraphEngine {
-    /// Publishes an index of `entries`, which belong to no container (a sandbox's).
-    func publish(entries: [IndexEntry]) {
-        mutate { leftovers in
-            leftovers.garbage.append(current)
-            let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
-            current = IndexSnapshot(
-                generation: generation, entries: entries, indexed: settings.isIndexingEnabled,
-                capacity: max(settings.approximateDependencyCount, entries.count))
-            publishedGeneration.store(generation, ordering: .releasing)
-        }
-    }
-}

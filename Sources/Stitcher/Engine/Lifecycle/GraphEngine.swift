@@ -141,7 +141,6 @@ final class GraphEngine: @unchecked Sendable {
 
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
     func publishLocked(_ leftovers: inout Leftovers) {
-        let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
         var entries: [IndexEntry]
@@ -165,6 +164,13 @@ final class GraphEngine: @unchecked Sendable {
                 }
             }
         }
+        install(entries, &leftovers)
+    }
+
+    /// Publishes an index of `entries` (the active containers', or a verification sandbox's).
+    /// Caller holds `lock`.
+    func install(_ entries: [IndexEntry], _ leftovers: inout Leftovers) {
+        let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         leftovers.garbage.append(current)
         current = IndexSnapshot(
             generation: generation,

@@ -47,6 +47,13 @@ extension GraphEngine {
             entry.record.typeName(of: instance), expected: String(describing: D.self))
     }
 
+    /// The instance of `entry` from asynchronous code: its factory runs on this thread when
+    /// it can (as `resolveAsync` decides for a lookup), or is awaited.
+    func instanceFromAsyncCode(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
+        if entry.record.runsSynchronouslyHere { return try instance(of: entry, arguments, ThreadState.current) }
+        return try await instanceAwaitingFactory(of: entry, arguments)
+    }
+
     /// The instance of a registration whose factory cannot run synchronously here: the one
     /// published, or one built by its asynchronous factory or on the main actor.
     func instanceAwaitingFactory(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {

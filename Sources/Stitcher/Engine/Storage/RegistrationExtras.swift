@@ -60,12 +60,7 @@ final class RegistrationExtras: @unchecked Sendable {
 
     /// `extras` (or none) with `declared` appended to its declared dependencies.
     static func declaring(_ declared: [DeclaredDependency], in extras: RegistrationExtras?) -> RegistrationExtras {
-        RegistrationExtras(
-            parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
-            form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
-            declaredDependencies: (extras?.declaredDependencies ?? []) + declared, teardown: extras?.teardown,
-            managedScope: extras?.managedScope
-        )
+        copy(of: extras, declaredDependencies: (extras?.declaredDependencies ?? []) + declared)
     }
 
     /// `extras` (or none) with what the record adds: how a scope tears an instance down
@@ -74,10 +69,20 @@ final class RegistrationExtras: @unchecked Sendable {
         teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, to extras: RegistrationExtras?
     ) -> RegistrationExtras? {
         guard teardown != nil || managedScope != nil else { return extras }
-        return RegistrationExtras(
+        return copy(of: extras, teardown: teardown, managedScope: managedScope)
+    }
+
+    /// `extras` (or empty extras) with the given parts replaced: extras are immutable, and
+    /// the provider and the record each add theirs after the fact.
+    private static func copy(
+        of extras: RegistrationExtras?, declaredDependencies: [DeclaredDependency]? = nil,
+        teardown: TeardownWitness? = nil, managedScope: (any ManagedDependencyScopeProviding)? = nil
+    ) -> RegistrationExtras {
+        RegistrationExtras(
             parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
             form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
-            declaredDependencies: extras?.declaredDependencies ?? [], teardown: teardown, managedScope: managedScope
+            declaredDependencies: declaredDependencies ?? extras?.declaredDependencies ?? [],
+            teardown: teardown ?? extras?.teardown, managedScope: managedScope ?? extras?.managedScope
         )
     }
 }
