@@ -124,6 +124,10 @@ class AnyArgumentPack: @unchecked Sendable {
     /// A hash of the values at `values`, for telling resolution steps apart: their key's;
     /// values that cannot be compared (not `Hashable`) are told apart by where this
     /// injection keeps them, never taken for the same parameters as another injection's.
+    /// Outlined: with no override left, the optimizer would inline it (a key and a hasher)
+    /// into every instantiation, whose frame then grows for the rare nested one with
+    /// parameters.
+    @inline(never)
     class func hash(of values: UnsafeRawPointer) -> Int {
         key(of: values)?.hashValue ?? Int(bitPattern: values)
     }
