@@ -25,7 +25,9 @@ private func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async
     return result.withLock { $0 }!
 }
 
-@Suite(.isolatedDependencyGraph)
+// Serialized: two tests block a thread of the cooperative pool until a task runs, and on
+// a two-core machine two of them at once would leave that task no thread.
+@Suite(.isolatedDependencyGraph, .serialized)
 struct CycleDetectionTests {
     @Test(arguments: [DependencyScope.instance, .shared, .singleton])
     func twoNodeCycleIsReportedWithItsPath(scope: DependencyScope) throws {
@@ -92,6 +94,29 @@ struct CycleDetectionTests {
         })
         #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("AsyncRoot"), .type("AsyncRoot")]))) {
             let _: AsyncRoot = try DependencyGraph.inject()
+        }
+    }
+
+    @Test func cycleThroughAChildTaskOfAScopedFactoryIsDetectedEachTime() async throws {
+        // In a scope bound to the task, a `.scoped` factory shares its path with the tasks it
+        // starts; the path is reused by the thread's next build once no task holds it.
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { () throws -> AsyncRoot in
+                let result: Result<AsyncRoot, any Error> = blockingWait {
+                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
+                }
+                return try result.get()
+            }
+            .scope(.scoped)
+            Dependency { ThreadLeaf() }.scope(.scoped)
+        })
+        let cycle = InjectionError.cyclicDependencyReference(.init(entries: [.type("AsyncRoot"), .type("AsyncRoot")]))
+        try await DependencyGraph.withScope {
+            await Task.yield()  // the asynchronous scope, bound to the task
+            for _ in 0..<3 {
+                #expect(throws: cycle) { let _: AsyncRoot = try DependencyGraph.inject() }
+                _ = try DependencyGraph.inject() as ThreadLeaf
+            }
         }
     }
 

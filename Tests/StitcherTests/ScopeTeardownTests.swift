@@ -38,6 +38,20 @@ private final class AsyncResource: AsyncTeardownAware, @unchecked Sendable {
     }
 }
 
+/// A value-type `.scoped` dependency that logs its teardown.
+private struct ValueResource: TeardownAware {
+    let name: String
+    let log: Log
+    func tearDown() { log.add("tearDown \(name)") }
+}
+
+private protocol Closable: Sendable {}
+extension Resource: Closable {}
+extension ValueResource: Closable {}
+
+/// A value that asks for no teardown.
+private struct Plain: Closable {}
+
 /// Teardown when a dependency scope ends: newest first, once, whatever the body did, with
 /// failures reported and the other teardowns still run.
 @Suite(.isolatedDependencyGraph)
@@ -112,6 +126,51 @@ struct ScopeTeardownTests {
             try DependencyGraph.withScope { _ = try DependencyGraph.inject() as AsyncResource }
         }
         #expect(error?.failures.first.map { "\($0.error)" }?.contains("await DependencyGraph.withScope") == true)
+    }
+
+    @Test(arguments: [false, true])
+    func valuesAndExistentialsAreTornDownByWhatTheyAre(asynchronously: Bool) async throws {
+        // A struct's teardown is found once for its type; behind `any Closable`, the value
+        // (a struct, a class, or neither) decides.
+        let log = Log()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { ValueResource(name: "value", log: log) }.scope(.scoped)
+            Dependency { ValueResource(name: "boxed value", log: log) as any Closable }.named("value").scope(.scoped)
+            Dependency { Resource("boxed object", log) as any Closable }.named("object").scope(.scoped)
+            Dependency { Plain() as any Closable }.named("plain").scope(.scoped)
+        })
+        let inject = {
+            _ = try DependencyGraph.inject() as ValueResource
+            _ = try DependencyGraph.inject(byName: "value") as any Closable
+            _ = try DependencyGraph.inject(byName: "object") as any Closable
+            _ = try DependencyGraph.inject(byName: "plain") as any Closable
+        }
+        if asynchronously {
+            try await DependencyGraph.withScope {
+                await Task.yield()  // the asynchronous scope
+                try inject()
+            }
+        } else {
+            try DependencyGraph.withScope { try inject() }
+        }
+        #expect(log.all == ["tearDown boxed object", "tearDown boxed value", "tearDown value"])
+    }
+
+    @Test func anAsyncScopeThrowsTheFailuresOfSynchronousTeardowns() async throws {
+        let log = Log()
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { Resource("first", log, fails: true) }.named("first").scope(.scoped)
+            Dependency { Resource("second", log) }.named("second").scope(.scoped)
+        })
+        let error = await #expect(throws: ScopeTeardownError.self) {
+            try await DependencyGraph.withScope {
+                _ = try DependencyGraph.inject(byName: "first") as Resource
+                _ = try DependencyGraph.inject(byName: "second") as Resource
+                await Task.yield()
+            }
+        }
+        #expect(error?.failures.map { "\($0.error)" } == ["\(Broken(name: "first"))"])
+        #expect(log.all == ["tearDown second", "tearDown first"])
     }
 
     @Test func aCancelledTaskStillTearsDownItsScope() async throws {

@@ -46,12 +46,24 @@ extension DependencyGraph {
     ///     }
     /// }
     /// ```
-    @discardableResult
+    @discardableResult @inlinable
     public static func withScope<R>(
         _ container: DependencyContainer? = nil, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R
     ) async throws -> R {
-        try await currentContext.withScope(container, isolation: isolation, body)
+        // As the synchronous form: with no container, only the scope is bound (a request's
+        // scope, in a server's middleware, pays no context and no graph binding). Inlined,
+        // so that `body` is inlined into the binding (see `ScopeStore.openBoundToTask()`).
+        guard container == nil else { return try await currentContext.withScope(container, isolation: isolation, body) }
+        let scope = ScopeStore.openBoundToTask()
+        let value: R
+        do {
+            value = try await GraphContext.taskScopes.withValue(scope, operation: body, isolation: isolation)
+        } catch {
+            try await scope.endBoundToTask(rethrowing: error)
+        }
+        try await scope.endBoundToTask()
+        return value
     }
 }
 

@@ -16,9 +16,12 @@ internal import _StitcherShims
 /// its task runs anywhere, and a job of another task that a nested run loop runs on the
 /// thread is told apart by its task. The thread's binding, when it is the current task's,
 /// is the innermost: nothing asynchronous runs inside a synchronous body.
+@usableFromInline
 enum GraphContext {
     @TaskLocal static var isolated: GraphEngine?
-    @TaskLocal static var taskScope: ScopeStore?
+    /// The dependency scope bound to the current task. Not a `@TaskLocal` property: the
+    /// asynchronous `withScope`, inlined into its callers, binds it.
+    @usableFromInline static let taskScopes = TaskLocal<ScopeStore?>(wrappedValue: nil)
 
     /// The innermost open dependency scope of the calling code, if any.
     @inline(__always)
@@ -31,7 +34,7 @@ enum GraphContext {
     @inline(__always)
     static func scope(on state: ThreadState?) -> ScopeStore? {
         if let binding = state?.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
-        return taskScopeCount == 0 ? nil : taskScope
+        return taskScopeCount == 0 ? nil : taskScopes.get()
     }
 
     @inline(__always)
@@ -89,9 +92,9 @@ enum GraphContext {
             scope?.markSharedWithTasks()
             addTaskScopes(1)
             defer { addTaskScopes(-1) }
-            return try await $taskScope.withValue(scope) {
+            return try await taskScopes.withValue(scope, operation: {
                 try await run(graph: graph, scope: scope, isolation: isolation, body)
-            }
+            }, isolation: isolation)
         }
         if graph === current { return try await body() }
         addIsolatedGraphs(1)

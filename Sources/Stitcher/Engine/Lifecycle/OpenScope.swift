@@ -10,13 +10,22 @@ struct OpenScope {
     let container: DependencyContainer?
 
     /// Opens a scope in `graph`, nested in `parent`, with `container`'s registrations
-    /// layered over the graph inside it.
-    init(over graph: GraphEngine, in parent: ScopeStore?, container: DependencyContainer?) {
+    /// layered over the graph inside it; `sharedWithTasks` when it is bound to a task from
+    /// the start.
+    init(over graph: GraphEngine, in parent: ScopeStore?, container: DependencyContainer?, sharedWithTasks: Bool = false) {
         base = graph
-        store = ScopeStore(parent: parent, graph: graph)
+        store = ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
         overlay = container.map { _ in graph.makeOverlay() }
         self.container = container
         base.report(.opened(store))
+    }
+
+    /// The scope `store` opened with no container (see `ScopeStore.openBoundToTask()`).
+    init(opened store: ScopeStore) {
+        self.store = store
+        base = store.graph
+        overlay = nil
+        container = nil
     }
 
     /// Runs `body` in the scope, then ends it: returns the body's value or rethrows its
@@ -66,18 +75,23 @@ struct OpenScope {
         throw error
     }
 
-    /// `end()` for an asynchronous scope: asynchronous teardowns are awaited.
-    private func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
+    /// `end()` for an asynchronous scope: asynchronous teardowns are awaited (and nothing
+    /// is when every teardown is synchronous).
+    func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
         let closed = store.close()
-        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: nil)
+        let failures = closed.awaitsTeardown
+            ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
+        try finish(closed, failures: failures, bodyError: nil)
     }
 
     /// `end(rethrowing:)` for an asynchronous scope: asynchronous teardowns are awaited.
-    private func endAwaitingTeardown(
+    func endAwaitingTeardown(
         rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation
     ) async throws -> Never {
         let closed = store.close()
-        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: error)
+        let failures = closed.awaitsTeardown
+            ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
+        try finish(closed, failures: failures, bodyError: error)
         throw error
     }
 

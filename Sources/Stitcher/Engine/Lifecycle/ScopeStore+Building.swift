@@ -54,6 +54,16 @@ extension ScopeStore {
         return try kept(instance, in: index, of: entry.record, ended: ended)
     }
 
+    /// The instance the scope keeps of `entry`, a registration without parameters, when it
+    /// is built already; nil otherwise (not built, being built, or the scope has ended).
+    @inline(__always)
+    func builtInstance(of entry: IndexEntry) -> AnyObject? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed, let index = position(of: entry, .empty) else { return nil }
+        return slots[index].instance
+    }
+
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by
     /// suspending instead of blocking the thread.
     func instance(

@@ -12,6 +12,7 @@ import Atomics
 /// Each instance is built exactly once (`ScopeStore+Building.swift`): the first injection
 /// claims the slot and runs the factory without holding the lock; others wait for it, and a
 /// wait that would close a loop across threads is reported as a cycle.
+@usableFromInline
 final class ScopeStore: @unchecked Sendable {
     /// The enclosing scope, if this one is nested (each scope keeps its own instances).
     let parent: ScopeStore?
@@ -21,9 +22,10 @@ final class ScopeStore: @unchecked Sendable {
     let graph: GraphEngine
 
     /// Shared with other objects, chosen by the scope's number: a lock of its own would cost
-    /// a scope three allocations, and the scope holds it for a few instructions. Striped
-    /// locks live as long as the process: not retained.
-    unowned(unsafe) let lock: Lock
+    /// a scope three allocations, and the scope holds it for a few instructions. Held
+    /// strongly although striped locks live as long as the process: through an unowned
+    /// reference, every use of it was a retain and a release.
+    let lock: Lock
 
     /// One registration's instance for one set of parameter values.
     struct Slot {
@@ -65,9 +67,10 @@ final class ScopeStore: @unchecked Sendable {
 
     private static let ids = ManagedAtomic<Int>(0)
 
-    init(parent: ScopeStore?, graph: GraphEngine) {
+    init(parent: ScopeStore?, graph: GraphEngine, sharedWithTasks: Bool = false) {
         self.parent = parent
         self.graph = graph
+        isSharedWithTasks = sharedWithTasks
         id = Self.ids.wrappingIncrementThenLoad(ordering: .relaxed)
         lock = runtime.stripedLock(number: id)
     }
@@ -150,4 +153,7 @@ struct ClosedScope: Sequence {
     }
 
     func makeIterator() -> Iterator { Iterator(slots: slots, position: newestTeardown) }
+
+    /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.
+    var awaitsTeardown: Bool { contains { $0.witness.asynchronous != nil } }
 }

@@ -37,6 +37,9 @@ extension GraphEngine {
     private func scopedInstance(
         of entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
+        // Built already (most injections of a request's dependencies): nothing in progress
+        // to check, no path to share.
+        if !entry.record.takesParameters, let instance = scope.builtInstance(of: entry) { return instance }
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         return try scope.instance(
             of: entry, for: key, chain: chain,
@@ -80,11 +83,12 @@ extension GraphEngine {
             defer { shared.removeLast() }
             return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
         }
-        // Usually neither an inherited path nor frames: one array, of one step.
-        var steps = inherited?.current ?? []
-        if !state.frames.isEmpty { steps += state.frames.map(frameStep) }
-        steps.append(step)
-        let shared = InheritedResolution(steps: steps, chain: chain)
+        // Usually neither an inherited path nor frames: one step.
+        let shared = state.newSharedPath(chain: chain) { steps in
+            if let inherited { steps += inherited.current }
+            state.frames.forEach { steps.append(frameStep($0)) }
+            steps.append(step)
+        }
         state.shared = shared
         addInheritedPaths(1)
         defer {

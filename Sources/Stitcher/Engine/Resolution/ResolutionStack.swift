@@ -73,7 +73,8 @@ final class InheritedResolution: @unchecked Sendable {
         }
     }
 
-    let chain: ResolutionChain
+    /// The resolution the path belongs to; changed only by `reuse(chain:_:)`.
+    private(set) var chain: ResolutionChain
     /// One of the path locks, chosen by address (a lock of its own would cost three
     /// allocations for every outermost build of a stored instance); not an entry's striped
     /// lock, which may be held while the path is read. Nothing else is locked under it.
@@ -83,6 +84,15 @@ final class InheritedResolution: @unchecked Sendable {
     init(steps: [Step], chain: ResolutionChain) {
         self.steps = steps
         self.chain = chain
+    }
+
+    /// Makes a path that nothing else holds any more (the caller checked: no task kept it)
+    /// the path of another build, keeping the storage of its steps, which `fill` writes.
+    /// Unlocked: no other thread can reach it.
+    func reuse(chain: ResolutionChain, _ fill: (inout [Step]) -> Void) {
+        self.chain = chain
+        steps.removeAll(keepingCapacity: true)
+        fill(&steps)
     }
 
     func append(_ step: Step) { lock.withLock { steps.append(step) } }

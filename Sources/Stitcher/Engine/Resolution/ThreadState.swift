@@ -58,6 +58,9 @@ final class ThreadState {
     /// The chain last handed out by `newChain()`, given again once nothing else holds it.
     /// Last: the fields every lookup reads keep their places (and cache lines).
     @exclusivity(unchecked) private var spareChain = ResolutionChain()
+    /// The path last handed out by `newSharedPath(chain:_:)`, given again once nothing
+    /// else holds it.
+    @exclusivity(unchecked) private var spareSharedPath: InheritedResolution?
 
     deinit {
         frames.deallocate()
@@ -125,6 +128,23 @@ final class ThreadState {
     /// progress at the same time: once no build, wait or path holds the previous one, it is
     /// given again instead of allocating one for every outermost build (as every request
     /// scope does for each of its instances).
+    /// A path to share with child tasks for a new outermost build of `chain`, whose steps
+    /// `fill` writes: the one the previous build used when no task kept it (as every
+    /// request scope's builds find), or a new one.
+    func newSharedPath(chain: ResolutionChain, _ fill: (inout [InheritedResolution.Step]) -> Void) -> InheritedResolution {
+        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath {
+            path.reuse(chain: chain, fill)
+            return path
+        }
+        var steps: [InheritedResolution.Step] = []
+        // Room for the stored instances the build's factory builds in turn.
+        steps.reserveCapacity(8)
+        fill(&steps)
+        let path = InheritedResolution(steps: steps, chain: chain)
+        spareSharedPath = path
+        return path
+    }
+
     @inline(__always)
     func newChain() -> ResolutionChain {
         if !isKnownUniquelyReferenced(&spareChain) { spareChain = ResolutionChain() }

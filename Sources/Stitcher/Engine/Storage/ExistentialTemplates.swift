@@ -25,9 +25,6 @@ enum ExistentialTemplates {
     /// The largest existential kept (a class-bound existential of 7 protocols, an opaque
     /// one of 3).
     @usableFromInline static let maximumSize = 64
-    /// The metadata kind of an existential type (`MetadataKind::Existential`).
-    private static let existentialKind: UInt = 0x303
-
     // A template's memory: the existential's identity, the class's identity, its size, then
     // the existential's bytes with a zero first word.
     private static let headerSize = 3 * MemoryLayout<UInt>.stride
@@ -91,7 +88,7 @@ enum ExistentialTemplates {
 
     @usableFromInline
     static func learn(_ bytes: UnsafeRawBufferPointer, as id: ObjectIdentifier, kind metadata: UnsafeRawPointer, from object: AnyObject) {
-        guard metadata.load(as: UInt.self) == existentialKind, bytes.count >= MemoryLayout<UInt>.size,
+        guard metadata.load(as: UInt.self) == MetadataKind.existential, bytes.count >= MemoryLayout<UInt>.size,
               bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
         guard template(id, for: object) == nil else { return }

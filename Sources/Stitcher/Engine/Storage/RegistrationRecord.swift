@@ -39,6 +39,9 @@ final class RegistrationRecord: @unchecked Sendable {
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
         static let alwaysAware = Flags(rawValue: 2)
         static let takesParameters = Flags(rawValue: 4)
+        /// `T` is a value type whose values are all of exactly `T` (not an existential), so
+        /// that a boxed instance's type is known without looking at it.
+        static let boxesExactType = Flags(rawValue: 8)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -72,6 +75,7 @@ final class RegistrationRecord: @unchecked Sendable {
         if storesObjects { flags.insert(.storesObjects) }
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
+        if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
         let teardown = lifetime == .scoped ? TeardownWitness.of(producedType.type) : nil
@@ -149,7 +153,7 @@ final class RegistrationRecord: @unchecked Sendable {
             let box = unsafeDowncast(instance, to: InstanceBox.self)
             if flags.contains(.alwaysAware) {
                 (box.anyValue as? PostInstantiationAware)?.didInstantiate()
-            } else if box.holdsAnotherType {
+            } else if !flags.contains(.boxesExactType), box.holdsAnotherType {
                 UnawareTypes.notifyIfAware(box.anyValue)
             }
         }
@@ -210,10 +214,12 @@ final class RegistrationRecord: @unchecked Sendable {
     /// How to tear down `instance` (in stored form), nil when it asks for no teardown: for an
     /// instance of exactly `T`, the witness found when the record was made (`.scoped`
     /// registrations only); for another type (a subclass, an implementation of a protocol
-    /// `T`) or a value, its conformances are looked up.
+    /// `T`), its conformances are looked up.
     @inline(__always)
     func teardown(of instance: AnyObject) -> TeardownWitness? {
-        if storesObjects, ObjectIdentifier(Swift.type(of: instance)) == producedType.id { return extras?.teardown }
+        if storesObjects ? ObjectIdentifier(Swift.type(of: instance)) == producedType.id : flags.contains(.boxesExactType) {
+            return extras?.teardown
+        }
         return TeardownWitness.checking(value(of: instance))
     }
 

@@ -1,0 +1,35 @@
+/// The engine's half of the asynchronous `withScope` without a container, the scope a
+/// server opens for every request: open a scope over the current graph, bound to the task
+/// from the start, and end it.
+///
+/// `withScope` is inlined into its callers and binds the scope itself (`GraphContext
+/// .taskScopes`), so that the caller's body is specialized and inlined into the binding, as
+/// with a `@TaskLocal` of its own: behind a generic function of this module, every
+/// asynchronous call the body makes cost several times more (its frames went through
+/// reabstraction thunks, and the task's allocator and executor checks with them).
+extension ScopeStore {
+    /// Opens a scope over the current graph, nested in the current scope, counted as bound
+    /// to a task.
+    @usableFromInline
+    static func openBoundToTask() -> ScopeStore {
+        let store = OpenScope(over: GraphContext.current, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
+        addTaskScopes(1)
+        return store
+    }
+
+    /// Ends a scope opened by `openBoundToTask()` whose body returned: its instances are
+    /// torn down (asynchronous teardowns awaited) and released; throws the teardown failures.
+    @usableFromInline
+    func endBoundToTask(isolation: isolated (any Actor)? = #isolation) async throws {
+        addTaskScopes(-1)
+        try await OpenScope(opened: self).endAwaitingTeardown()
+    }
+
+    /// Ends a scope opened by `openBoundToTask()` whose body threw `error`, rethrown after
+    /// the teardowns (whose failures go to the observer).
+    @usableFromInline
+    func endBoundToTask(rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation) async throws -> Never {
+        addTaskScopes(-1)
+        try await OpenScope(opened: self).endAwaitingTeardown(rethrowing: error)
+    }
+}
