@@ -181,6 +181,26 @@ if workload == "scope" {
     print(kept)
     exit(0)
 }
+if workload == "handler-in-scope" || workload == "handler-in-task-local" {
+    serverHandlerLoop(inScope: workload == "handler-in-scope")
+    exit(0)
+}
+if workload == "scoped-build" {
+    serverInjectionLoop(inHandler: false, onlyRequest: true)
+    exit(0)
+}
+if workload == "inject-in-handler" || workload == "inject-in-body" {
+    serverInjectionLoop(inHandler: workload == "inject-in-handler")
+    exit(0)
+}
+if workload == "server-parts" {
+    serverRequestParts()
+    exit(0)
+}
+if workload == "server-request" {
+    compareServerRequest(only: CommandLine.arguments.dropFirst(2).first)
+    exit(0)
+}
 if workload == "empty-scope" {
     // An empty request scope alone, for a profiler.
     for _ in 0..<iterations { try DependencyGraph.withScope {} }

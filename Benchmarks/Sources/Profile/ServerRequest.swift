@@ -1,0 +1,176 @@
+import Foundation
+import Dispatch
+import ScopeWorkload
+import Stitcher
+
+// `Profile server-request`: workload 11b (the dependencies of one TodoServer request, in
+// an asynchronous scope) next to the same objects made by hand, in alternating bursts run
+// by one task; prints both medians and the median ratio. `Profile server-request stitcher`
+// runs Stitcher's side alone, for a profiler.
+
+/// Nanoseconds per request of `count` requests made by `body`.
+private func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    for id in 0..<count { _ = try await body(id) }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)
+}
+
+func compareServerRequest(only: String?) {
+    DependencyGraph.activate(serverRequestContainer())
+    let singletons = ServerSingletons()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        do {
+            if only == "stitcher" {
+                for _ in 0..<200 { _ = try await nanoseconds(10_000) { try await stitcherServerRequest(id: $0) } }
+                return
+            }
+            let burst = 5_000
+            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+            for round in 0..<41 {
+                var b = 0.0, s = 0.0
+                for turn in 0..<2 {
+                    if (round + turn) % 2 == 0 {
+                        b = try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) }
+                    } else {
+                        s = try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) }
+                    }
+                }
+                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b) }
+            }
+            print("11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
+                + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
+                + "cost \(Int(median(ours) - median(base))) ns per request")
+        } catch {
+            print("server-request failed: \(error)")
+        }
+    }
+    done.wait()
+}
+
+/// The parts of workload 11b, each timed alone (for finding where its time goes).
+func serverRequestParts() {
+    DependencyGraph.activate(serverRequestContainer())
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        func report(_ name: String, _ body: (Int) async throws -> AnyObject) async throws {
+            var times: [Double] = []
+            for _ in 0..<15 { times.append(try await nanoseconds(20_000, body)) }
+            print(name, Int(median(times)), "ns")
+        }
+        do {
+            let marker = ServerLogger()
+            try await report("task-local binding (baseline)") { _ in await ServerParts.$value.withValue(marker) { marker } }
+            try await report("empty async scope") { _ in try await DependencyGraph.withScope { marker } }
+            try await report("scope + request (1 scoped build)") { _ in
+                try await DependencyGraph.withScope { try DependencyGraph.inject() as ServerRequest }
+            }
+            try await report("scope + request twice (build, hit)") { _ in
+                try await DependencyGraph.withScope {
+                    _ = try DependencyGraph.inject() as ServerRequest
+                    return try DependencyGraph.inject() as ServerRequest
+                }
+            }
+            try await report("scope + unit of work (3 builds)") { _ in
+                try await DependencyGraph.withScope { try DependencyGraph.inject() as ServerUnitOfWork }
+            }
+            try await report("scope + service (transient, 3 builds)") { _ in
+                try await DependencyGraph.withScope { (try DependencyGraph.inject() as ServerService).unitOfWork }
+            }
+            try await report("singleton (any ServerStore)") { _ in try DependencyGraph.inject() as any ServerStore }
+            try await report("scope + request + service + unit (no handler)") { _ in
+                try await DependencyGraph.withScope {
+                    _ = try DependencyGraph.inject() as ServerRequest
+                    _ = try DependencyGraph.inject() as ServerService
+                    return try DependencyGraph.inject() as ServerUnitOfWork
+                }
+            }
+            try await report("scope + request + service via async handler + unit") { _ in
+                try await DependencyGraph.withScope {
+                    _ = try DependencyGraph.inject() as ServerRequest
+                    _ = try await serverHandler { try DependencyGraph.inject() }
+                    return try DependencyGraph.inject() as ServerUnitOfWork
+                }
+            }
+            try await report("scope + async handler only") { _ in
+                try await DependencyGraph.withScope {
+                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    return marker
+                }
+            }
+            nonisolated(unsafe) var hops = 0
+            try await report("scope + async handler only, counting thread changes") { _ in
+                try await DependencyGraph.withScope {
+                    let before = pthread_self()
+                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    if pthread_self() != before { hops += 1 }
+                    return marker
+                }
+            }
+            print("thread changes:", hops)
+            hops = 0
+            try await report("task-local + async handler only, counting thread changes") { _ in
+                try await ServerParts.$value.withValue(marker) {
+                    let before = pthread_self()
+                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    if pthread_self() != before { hops += 1 }
+                    return marker
+                }
+            }
+            print("thread changes:", hops)
+            try await report("whole request") { try await stitcherServerRequest(id: $0) }
+        } catch {
+            print("failed: \(error)")
+        }
+    }
+    done.wait()
+}
+
+enum ServerParts {
+    @TaskLocal static var value: ServerLogger?
+}
+
+/// One part of workload 11b for a profiler: an async handler called inside a scope, or
+/// inside a task-local binding.
+func serverHandlerLoop(inScope: Bool) {
+    DependencyGraph.activate(serverRequestContainer())
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        let marker = ServerLogger()
+        let make = { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+        for _ in 0..<5_000_000 {
+            if inScope {
+                _ = try? await DependencyGraph.withScope { try await serverHandler(make) }
+            } else {
+                _ = try? await ServerParts.$value.withValue(marker) { try await serverHandler(make) }
+            }
+        }
+    }
+    done.wait()
+}
+
+/// Workload 11b's injections in a scope, made directly in its body or in an asynchronous
+/// handler it calls (for a profiler).
+func serverInjectionLoop(inHandler: Bool, onlyRequest: Bool = false) {
+    DependencyGraph.activate(serverRequestContainer())
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        for _ in 0..<2_000_000 {
+            _ = try? await DependencyGraph.withScope {
+                _ = try DependencyGraph.inject() as ServerRequest
+                if onlyRequest { return ServerLogger() as AnyObject }
+                if inHandler {
+                    _ = try await serverHandler { try DependencyGraph.inject() }
+                } else {
+                    _ = try DependencyGraph.inject() as ServerService
+                }
+                return try DependencyGraph.inject() as ServerUnitOfWork
+            }
+        }
+    }
+    done.wait()
+}
