@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -10,7 +11,8 @@ import TodoServer
 // the router in process (HummingbirdTesting's router mode), with the dependency scope and with
 // the handlers' objects made by hand, in alternating bursts; prints each wiring's time per
 // request and the median of the bursts' ratios (this VM's speed moves too much for single
-// figures).
+// figures). `todo-scope-cost scope N` or `todo-scope-cost hand N` runs one wiring only, for N
+// bursts (to profile it, e.g. under `perf record`).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
 DependencyGraph.activate(todoContainer(logger: logger, journal: LifecycleJournal(logger: logger), outcomes: UnitOfWorkOutcomes(keepsEndings: false)))
@@ -18,32 +20,73 @@ let repository: any TodoRepository = try DependencyGraph.inject()
 repository.apply((0..<10).map { .save(Todo(id: .init(), title: "todo \($0)", completed: false, createdAt: .now)) })
 
 let burst = 2_000
-let rounds = 31
+let rounds = 61
 
-/// Nanoseconds per request of `burst` requests through `client`.
-func time(_ client: some TestClientProtocol) async throws -> Double {
+/// The processor time the process has used, in nanoseconds (all its threads).
+func processorTime() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) * 1e9 + Double(now.tv_nsec)
+}
+
+/// One burst's cost per request: elapsed time, and processor time (what limits throughput
+/// when a server is busy; elapsed time also counts the threads' hand-offs).
+struct Cost {
+    var elapsed: Double
+    var processor: Double
+}
+
+/// The cost per request of `burst` requests through `client`.
+func time(_ client: some TestClientProtocol) async throws -> Cost {
     let start = DispatchTime.now().uptimeNanoseconds
+    let startProcessor = processorTime()
     for _ in 0..<burst { _ = try await client.execute(uri: "/todos", method: .get) }
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(burst)
+    return Cost(
+        elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / Double(burst),
+        processor: (processorTime() - startProcessor) / Double(burst))
 }
 
 let scoped = Application(router: todoRouter(wiring: .stitcher), logger: logger)
 let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
-/// Each burst's time per request with the scope and by hand, alternating.
-let (scopedTimes, handTimes) = try await scoped.test(.router) { scopedClient in
+let arguments = CommandLine.arguments.dropFirst()
+if let only = arguments.first {
+    guard only == "scope" || only == "hand", let bursts = Int(arguments.dropFirst().first ?? "20") else {
+        print("usage: todo-scope-cost [scope|hand [bursts]]")
+        exit(2)
+    }
+    let times = try await (only == "scope" ? scoped : byHand).test(.router) { client in
+        var times: [Double] = []
+        for _ in 0..<bursts { times.append(try await time(client).elapsed) }
+        return times
+    }
+    print("\(only): \(Int(times.sorted()[times.count / 2])) ns/request (median of \(bursts) bursts)")
+    exit(0)
+}
+
+/// Each burst's cost per request with the scope and by hand, alternating.
+let (scopedCosts, handCosts) = try await scoped.test(.router) { scopedClient in
     try await byHand.test(.router) { handClient in
         _ = try await time(scopedClient)
         _ = try await time(handClient)
-        var scopedTimes: [Double] = [], handTimes: [Double] = []
-        for _ in 0..<rounds {
-            scopedTimes.append(try await time(scopedClient))
-            handTimes.append(try await time(handClient))
+        var scopedCosts: [Cost] = [], handCosts: [Cost] = []
+        for round in 0..<rounds {
+            // Which runs first alternates, so that neither always follows the other.
+            if round.isMultiple(of: 2) {
+                scopedCosts.append(try await time(scopedClient))
+                handCosts.append(try await time(handClient))
+            } else {
+                handCosts.append(try await time(handClient))
+                scopedCosts.append(try await time(scopedClient))
+            }
         }
-        return (scopedTimes, handTimes)
+        return (scopedCosts, handCosts)
     }
 }
-let ratios = zip(scopedTimes, handTimes).map { $0 / $1 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-print("request scope: \(Int(median(scopedTimes))) ns/request; by hand: \(Int(median(handTimes))) ns/request")
-print("scope ÷ hand, median of \(rounds) bursts: \((median(ratios) * 1000).rounded() / 1000)")
-print("scope cost per request: \(Int(median(scopedTimes) - median(handTimes))) ns")
+func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+for (name, measure) in [("elapsed", \Cost.elapsed), ("processor", \Cost.processor)] {
+    let scope = scopedCosts.map { $0[keyPath: measure] }, hand = handCosts.map { $0[keyPath: measure] }
+    let ratio = median(zip(scope, hand).map { $0 / $1 })
+    print("\(name) time: request scope \(Int(median(scope))) ns/request, by hand \(Int(median(hand))) ns/request; "
+        + "scope ÷ hand, median of \(rounds) bursts: \(rounded(ratio)); cost per request: \(Int(median(scope) - median(hand))) ns")
+}

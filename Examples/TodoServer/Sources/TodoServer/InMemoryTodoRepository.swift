@@ -12,7 +12,10 @@ public final class InMemoryTodoRepository: TodoRepository, Service, @unchecked S
     public init(journal: LifecycleJournal) { self.journal = journal }
 
     public func all() -> [Todo] {
-        lock.withLock { todos.values.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) } }
+        // Oldest first; the identifier's text (costly to make) only breaks ties.
+        lock.withLock {
+            todos.values.sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
+        }
     }
 
     public func todo(id: UUID) -> Todo? { lock.withLock { todos[id] } }
