@@ -9,6 +9,7 @@
 _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL = 0;
 // Cycle detection is on by default (`RuntimeCycleDetectionAvailability.always`).
 stitcher_lookup_counters stitcher_counters = { .detects_cycles = 1 };
+stitcher_path_counter stitcher_paths;
 _Atomic(void *) stitcher_existential_templates[STITCHER_TEMPLATE_SLOTS];
 
 void stitcher_hazard_setup(void) {

@@ -57,12 +57,15 @@ var isolatedGraphCount: Int { stitcher_isolated_graph_count() }
 /// Counts isolated graphs bound (positive `delta`) or unbound (negative).
 func addIsolatedGraphs(_ delta: Int) { stitcher_add_isolated_graphs(delta) }
 
-/// How many dependency scopes are bound to tasks right now (see `GraphContext.scope`).
+/// Whether a dependency scope has ever been bound to a task (see `GraphContext.scope`):
+/// until then, finding the current scope reads no task-local value.
 @inline(__always)
-var taskScopeCount: Int { stitcher_task_scope_count() }
+var taskScopesWereBound: Bool { stitcher_task_scopes_bound() != 0 }
 
-/// Counts scopes bound to a task (positive `delta`) or unbound (negative).
-func addTaskScopes(_ delta: Int) { stitcher_add_task_scopes(delta) }
+/// Records that a scope is bound to a task (a store the first time only: a count of the
+/// scopes bound now, written by every request of a server, made every lookup on the
+/// other cores miss its cache line).
+func noteTaskScopeBound() { stitcher_note_task_scope_bound() }
 
 /// How many resolution paths are bound for child tasks right now (see `ResolutionStack`).
 @inline(__always)

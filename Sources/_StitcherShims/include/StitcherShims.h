@@ -21,8 +21,6 @@ extern _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL;
 typedef struct {
     /// How many isolated graphs are bound right now.
     _Alignas(128) _Atomic(long) isolated_graphs;
-    /// How many resolution paths are bound for child tasks right now.
-    _Atomic(long) inherited_paths;
     /// Whether `.instance` instantiations are tracked for cycle detection (0 or 1).
     _Atomic(long) detects_cycles;
     /// Whether hazard announcements are plain stores (1), made visible by the process-wide
@@ -32,12 +30,24 @@ typedef struct {
     _Atomic(long) observed_graphs;
     /// How many graphs set their own cycle detection right now.
     _Atomic(long) cycle_overrides;
-    /// How many dependency scopes are bound to tasks (task-local values) right now.
-    _Atomic(long) task_scopes;
-    char padding[72];
+    /// Whether a dependency scope has ever been bound to a task (0 or 1): set once, as a
+    /// count of the scopes bound now would be written by every request of a server.
+    _Atomic(long) task_scopes_bound;
+    char padding[80];
 } stitcher_lookup_counters;
 
 extern stitcher_lookup_counters stitcher_counters;
+
+/// The process-wide count that changes often (with every stored instance built while its
+/// path is shared with child tasks, as a request scope's are), on a cache line of its own:
+/// beside the values above, its writes would make every lookup on another core miss.
+typedef struct {
+    /// How many resolution paths are bound for child tasks right now.
+    _Alignas(128) _Atomic(long) inherited_paths;
+    char padding[120];
+} stitcher_path_counter;
+
+extern stitcher_path_counter stitcher_paths;
 
 static inline void *_Nullable stitcher_current_thread_state(void) { return stitcher_thread_state; }
 
@@ -52,11 +62,11 @@ static inline void stitcher_add_isolated_graphs(long delta) {
 }
 
 static inline long stitcher_inherited_path_count(void) {
-    return atomic_load_explicit(&stitcher_counters.inherited_paths, memory_order_relaxed);
+    return atomic_load_explicit(&stitcher_paths.inherited_paths, memory_order_relaxed);
 }
 
 static inline void stitcher_add_inherited_paths(long delta) {
-    atomic_fetch_add_explicit(&stitcher_counters.inherited_paths, delta, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stitcher_paths.inherited_paths, delta, memory_order_relaxed);
 }
 
 static inline long stitcher_detects_cycles(void) {
@@ -79,12 +89,15 @@ static inline long stitcher_cycle_override_count(void) {
     return atomic_load_explicit(&stitcher_counters.cycle_overrides, memory_order_relaxed);
 }
 
-static inline long stitcher_task_scope_count(void) {
-    return atomic_load_explicit(&stitcher_counters.task_scopes, memory_order_relaxed);
+static inline long stitcher_task_scopes_bound(void) {
+    return atomic_load_explicit(&stitcher_counters.task_scopes_bound, memory_order_relaxed);
 }
 
-static inline void stitcher_add_task_scopes(long delta) {
-    atomic_fetch_add_explicit(&stitcher_counters.task_scopes, delta, memory_order_relaxed);
+/// Records that a scope is bound to a task; written only the first time.
+static inline void stitcher_note_task_scope_bound(void) {
+    if (!atomic_load_explicit(&stitcher_counters.task_scopes_bound, memory_order_relaxed)) {
+        atomic_store_explicit(&stitcher_counters.task_scopes_bound, 1, memory_order_relaxed);
+    }
 }
 
 /// The Swift runtime's accessor of the task running on the calling thread (NULL outside a

@@ -34,7 +34,7 @@ enum GraphContext {
     @inline(__always)
     static func scope(on state: ThreadState?) -> ScopeStore? {
         if let binding = state?.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
-        return taskScopeCount == 0 ? nil : taskScopes.get()
+        return taskScopesWereBound ? taskScopes.get() : nil
     }
 
     @inline(__always)
@@ -90,8 +90,7 @@ enum GraphContext {
     ) async rethrows -> R {
         if scope !== GraphContext.scope {
             scope?.markSharedWithTasks()
-            addTaskScopes(1)
-            defer { addTaskScopes(-1) }
+            noteTaskScopeBound()
             return try await taskScopes.withValue(scope, operation: {
                 try await run(graph: graph, scope: scope, isolation: isolation, body)
             }, isolation: isolation)

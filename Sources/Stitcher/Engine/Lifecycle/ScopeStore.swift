@@ -65,13 +65,11 @@ final class ScopeStore: @unchecked Sendable {
         let key: ArgumentKey
     }
 
-    private static let ids = ManagedAtomic<Int>(0)
-
     init(parent: ScopeStore?, graph: GraphEngine, sharedWithTasks: Bool = false) {
         self.parent = parent
         self.graph = graph
         isSharedWithTasks = sharedWithTasks
-        id = Self.ids.wrappingIncrementThenLoad(ordering: .relaxed)
+        id = ThreadState.current.nextScopeNumber()
         lock = runtime.stripedLock(number: id)
     }
 

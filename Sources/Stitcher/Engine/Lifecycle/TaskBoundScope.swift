@@ -8,20 +8,17 @@
 /// asynchronous call the body makes cost several times more (its frames went through
 /// reabstraction thunks, and the task's allocator and executor checks with them).
 extension ScopeStore {
-    /// Opens a scope over the current graph, nested in the current scope, counted as bound
-    /// to a task.
+    /// Opens a scope over the current graph, nested in the current scope, to bind to a task.
     @usableFromInline
     static func openBoundToTask() -> ScopeStore {
-        let store = OpenScope(over: GraphContext.current, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
-        addTaskScopes(1)
-        return store
+        noteTaskScopeBound()
+        return OpenScope(over: GraphContext.current, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
     }
 
     /// Ends a scope opened by `openBoundToTask()` whose body returned: its instances are
     /// torn down (asynchronous teardowns awaited) and released; throws the teardown failures.
     @usableFromInline
     func endBoundToTask(isolation: isolated (any Actor)? = #isolation) async throws {
-        addTaskScopes(-1)
         try await OpenScope(opened: self).endAwaitingTeardown()
     }
 
@@ -29,7 +26,6 @@ extension ScopeStore {
     /// the teardowns (whose failures go to the observer).
     @usableFromInline
     func endBoundToTask(rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation) async throws -> Never {
-        addTaskScopes(-1)
         try await OpenScope(opened: self).endAwaitingTeardown(rethrowing: error)
     }
 }

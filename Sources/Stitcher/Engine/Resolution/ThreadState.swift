@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Atomics
 internal import _StitcherShims
 
 /// What one thread keeps between lookups: the index snapshot it last read, and the
@@ -61,6 +62,10 @@ final class ThreadState {
     /// The path last handed out by `newSharedPath(chain:_:)`, given again once nothing
     /// else holds it.
     @exclusivity(unchecked) private var spareSharedPath: InheritedResolution?
+    /// Numbers for the dependency scopes this thread opens, taken from the process-wide
+    /// count a block at a time (see `nextScopeNumber()`).
+    @exclusivity(unchecked) private var scopeNumbers = 0..<0
+    private static let scopeNumberBlocks = ManagedAtomic<Int>(0)
 
     deinit {
         frames.deallocate()
@@ -143,6 +148,18 @@ final class ThreadState {
         let path = InheritedResolution(steps: steps, chain: chain)
         spareSharedPath = path
         return path
+    }
+
+    /// A number no other dependency scope of the process has. Taken from a block of this
+    /// thread's: one process-wide count written by every request's scope would make the
+    /// cores of a busy server take turns at its cache line.
+    func nextScopeNumber() -> Int {
+        if scopeNumbers.isEmpty {
+            let blockSize = 256
+            let end = Self.scopeNumberBlocks.wrappingIncrementThenLoad(by: blockSize, ordering: .relaxed)
+            scopeNumbers = (end - blockSize + 1)..<(end + 1)
+        }
+        return scopeNumbers.popFirst()!
     }
 
     @inline(__always)
