@@ -126,3 +126,8 @@ public func serverHandler(_ service: () throws -> ServerService) async throws ->
     use(service.store)
     return service
 }
+
+/// An asynchronous call that returns at once: a closure that makes it is asynchronous, so
+/// that `withScope` opens the asynchronous scope a server's middleware does.
+@inline(never)
+public func asynchronousStep() async {}
