@@ -2,7 +2,7 @@ import Foundation
 
 /// An autowired initializer that could not be given its parameters.
 ///
-/// Thrown when a dependency registered with ``Dependency/init(autowiring:)`` (or one of
+/// Thrown when a dependency registered with `Dependency(autowiring:)` (or one of
 /// its forms) is injected and one of its initializer's parameters cannot be injected from
 /// the graph, naming the parameter by position and type and carrying the error injecting it
 /// threw; or when a type listed in `parameters:` matches no parameter of the initializer.

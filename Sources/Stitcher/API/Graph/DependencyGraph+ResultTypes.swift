@@ -20,7 +20,7 @@ extension DependencyGraph {
     }
 
     /// Injects the dependency registered for `type`, instantiated with `parameters`, or nil
-    /// when nothing is registered for it (see ``inject(byType:)-(D.Type)``).
+    /// when nothing is registered for it (see the non-optional `inject(byType:)`).
     ///
     /// ```swift
     /// let repository: Repository? = try DependencyGraph.inject(byType: Repository.self, parameters: context)

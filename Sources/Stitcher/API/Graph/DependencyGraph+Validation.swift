@@ -20,7 +20,7 @@ extension DependencyGraph {
         public let parameterTypeNames: [String]
         /// The unqualified names of the types its factory is declared to inject, in order:
         /// an autowired initializer's parameters taken from the graph
-        /// (``Dependency/init(autowiring:)``) and those declared with `dependsOn(…)`; empty
+        /// (`Dependency(autowiring:)`) and those declared with `dependsOn(…)`; empty
         /// for a factory closure that declares none, whose injections are known only when it runs.
         ///
         /// ```swift

@@ -119,7 +119,7 @@ public enum DependencyGraph {
         return try context.run(body)
     }
 
-    /// Runs `body` against a new, empty graph of its own (see ``withIsolatedGraph(_:)-6sbtl``).
+    /// Runs `body` against a new, empty graph of its own (see the synchronous `withIsolatedGraph(_:)`).
     public static func withIsolatedGraph<R>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> R

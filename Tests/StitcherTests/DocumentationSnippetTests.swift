@@ -1,0 +1,93 @@
+import Testing
+import Stitcher
+import StitcherTesting
+
+// The code of the DocC catalog's articles (`Sources/Stitcher/Stitcher.docc`), as written
+// there, so that CI compiles and runs it. Change both together.
+
+// MARK: Stitcher.md (the landing page)
+
+private final class Clock: Sendable { init() {} }
+private final class Greeter: Sendable {
+    let clock: Clock
+    init(clock: Clock) { self.clock = clock }
+}
+
+// MARK: GettingStarted.md
+
+private protocol Weather: Sendable {
+    func forecast() -> String
+}
+
+private final class SunnyWeather: Weather {
+    func forecast() -> String { "sunny" }
+}
+
+private final class Briefing: Sendable {
+    let weather: any Weather
+    init(weather: any Weather) { self.weather = weather }
+    var text: String { "Today: \(weather.forecast())." }
+}
+
+private final class MorningScreen {
+    @Injected var briefing: Briefing
+}
+
+// MARK: Servers.md
+
+private final class RequestLog: TeardownAware, @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func add(_ line: String) { lines.append(line) }
+    func tearDown() { /* flush the lines */ }
+}
+
+private func handle(_ path: String) async throws -> String {
+    try await DependencyGraph.withScope {
+        let log: RequestLog = try DependencyGraph.inject()
+        log.add("GET \(path)")
+        return try await respond(to: path)
+    }   // the log is torn down here
+}
+
+private func respond(to path: String) async throws -> String {
+    // The same scope: the same log.
+    let log: RequestLog = try DependencyGraph.inject()
+    log.add("answered")
+    return "ok"
+}
+
+@Suite(.isolatedDependencyGraph)
+struct DocumentationSnippetTests {
+    @Test func landingPage() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Clock() }.scope(.singleton)
+            Dependency(autowiring: Greeter.init)
+        })
+
+        let greeter: Greeter = try DependencyGraph.inject()
+        #expect(greeter.clock === (try DependencyGraph.inject() as Clock))
+    }
+
+    @Test func gettingStarted() throws {
+        let container = DependencyContainer {
+            Dependency { SunnyWeather() as any Weather }.scope(.singleton)
+            Dependency(autowiring: Briefing.init)
+        }
+
+        DependencyGraph.activate(container)
+
+        let briefing: Briefing = try DependencyGraph.inject()
+        #expect(briefing.text == "Today: sunny.")
+        #expect(MorningScreen().briefing.text == "Today: sunny.")
+        try DependencyGraph.verify()
+    }
+
+    @Test func servers() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { RequestLog() }.scope(.scoped)
+        })
+        #expect(try await handle("/todos") == "ok")
+        // Outside the scope, the request's log is not there.
+        #expect(throws: DependencyScopeError.self) { let _: RequestLog = try DependencyGraph.inject() }
+    }
+}
