@@ -56,6 +56,23 @@ private func respond(to path: String) async throws -> String {
     return "ok"
 }
 
+// MARK: MigratingFromSwinject.md
+
+private protocol APIClient: Sendable {}
+private final class URLSessionAPIClient: APIClient {}
+private final class UserRepository: Sendable {
+    let api: any APIClient
+    init(api: any APIClient) { self.api = api }
+}
+private final class ProfileModel: Sendable {
+    let userID: String
+    let users: UserRepository
+    init(userID: String, users: UserRepository) {
+        self.userID = userID
+        self.users = users
+    }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -79,6 +96,20 @@ struct DocumentationSnippetTests {
         let briefing: Briefing = try DependencyGraph.inject()
         #expect(briefing.text == "Today: sunny.")
         #expect(MorningScreen().briefing.text == "Today: sunny.")
+        try DependencyGraph.verify()
+    }
+
+    @Test func migratingFromSwinject() throws {
+        let container = DependencyContainer {
+            Dependency { URLSessionAPIClient() as any APIClient }.scope(.singleton)
+            Dependency(autowiring: UserRepository.init)
+            Dependency(autowiring: ProfileModel.init, parameters: String.self)
+        }
+        DependencyGraph.activate(container)
+
+        let profile: ProfileModel = try DependencyGraph.inject(byType: ProfileModel.self, "42")
+        #expect(profile.userID == "42")
+        #expect(profile.users.api is URLSessionAPIClient)
         try DependencyGraph.verify()
     }
 
