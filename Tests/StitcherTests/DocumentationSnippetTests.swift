@@ -73,6 +73,43 @@ private final class ProfileModel: Sendable {
     }
 }
 
+// MARK: MigratingFromFactory.md
+
+private protocol Analytics: Sendable {}
+private final class ConsoleAnalytics: Analytics {}
+private final class RecordingAnalytics: Analytics {}
+private final class CheckoutModel: Sendable {
+    let analytics: any Analytics
+    init(analytics: any Analytics) { self.analytics = analytics }
+}
+
+private let appDependencies = DependencyContainer {
+    Dependency { ConsoleAnalytics() as any Analytics }.scope(.singleton)
+    Dependency(autowiring: CheckoutModel.init)
+}
+
+private final class CheckoutScreen {
+    @Injected var model: CheckoutModel
+}
+
+// In a test: the graph is the test's own, and the later container wins.
+@Suite(.isolatedDependencyGraph)
+struct CheckoutTests {
+    @Test func recordsThePurchase() throws {
+        DependencyGraph.activate(appDependencies)
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { RecordingAnalytics() as any Analytics }.scope(.singleton)
+        })
+        let model: CheckoutModel = try DependencyGraph.inject()
+        #expect(model.analytics is RecordingAnalytics)
+    }
+
+    @Test func theAppAloneUsesItsOwn() throws {
+        DependencyGraph.activate(appDependencies)
+        #expect(CheckoutScreen().model.analytics is ConsoleAnalytics)
+    }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
