@@ -110,6 +110,41 @@ struct CheckoutTests {
     }
 }
 
+// MARK: MigratingFromSwiftDependencies.md
+
+private struct NumberFact: Sendable {
+    var fetch: @Sendable (Int) async throws -> String
+}
+
+private let numberFactDependencies = DependencyContainer {
+    Dependency { NumberFact { n in "\(n) is a number." } }.scope(.singleton)
+}
+
+private final class CounterModel {
+    @Injected var numberFact: NumberFact
+    func fact(for n: Int) async throws -> String { try await numberFact.fetch(n) }
+}
+
+// In a test, in a graph of its own:
+@Suite(.isolatedDependencyGraph)
+struct CounterModelTests {
+    @Test func fetchesAFact() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { NumberFact { "\($0) is a good number." } }
+        })
+        #expect(try await CounterModel().fact(for: 3) == "3 is a good number.")
+    }
+
+    @Test func theAppsFact() async throws {
+        await DependencyGraph.activate(numberFactDependencies)
+        #expect(try await CounterModel().fact(for: 3) == "3 is a number.")
+    }
+}
+
+private final class EagerCounterModel {
+    @EagerInjected var numberFact: NumberFact
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -148,6 +183,17 @@ struct DocumentationSnippetTests {
         #expect(profile.userID == "42")
         #expect(profile.users.api is URLSessionAPIClient)
         try DependencyGraph.verify()
+    }
+
+    @Test func overridingForAStretchOfCode() async throws {
+        await DependencyGraph.activate(numberFactDependencies)
+        let model = try DependencyGraph.withScope(DependencyContainer {
+            Dependency { NumberFact { "\($0) is a good number." } }
+        }) {
+            EagerCounterModel()
+        }
+        #expect(try await model.numberFact.fetch(3) == "3 is a good number.")
+        #expect(try await CounterModel().fact(for: 3) == "3 is a number.")
     }
 
     @Test func servers() async throws {
