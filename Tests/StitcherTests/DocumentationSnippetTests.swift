@@ -145,6 +145,27 @@ private final class EagerCounterModel {
     @EagerInjected var numberFact: NumberFact
 }
 
+// MARK: MigratingFromServiceLocators.md
+
+private protocol Routing: Sendable {}
+private final class Navigator: Routing {}
+private final class Feed: Sendable {
+    let routing: any Routing
+    init(routing: any Routing) { self.routing = routing }
+}
+private final class FeedScreen { @Injected var feed: Feed }
+
+private protocol Store: Sendable {}
+private final class InMemoryStore: Store {}
+private final class Session: Sendable {
+    let store: any Store
+    let user: String
+    init(store: any Store, user: String) {
+        self.store = store
+        self.user = user
+    }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -194,6 +215,24 @@ struct DocumentationSnippetTests {
         }
         #expect(try await model.numberFact.fetch(3) == "3 is a good number.")
         #expect(try await CounterModel().fact(for: 3) == "3 is a number.")
+    }
+
+    @Test func migratingFromDIContainer() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Navigator() as any Routing }.scope(.singleton)
+            Dependency(autowiring: Feed.init)
+        })
+        #expect(FeedScreen().feed.routing is Navigator)
+    }
+
+    @Test func migratingFromContainer() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { InMemoryStore() as any Store }.scope(.singleton)
+            Dependency(autowiring: Session.init, parameters: String.self)
+        })
+        let session: Session = try DependencyGraph.inject(byType: Session.self, "ada")
+        #expect(session.user == "ada")
+        #expect(session.store is InMemoryStore)
     }
 
     @Test func servers() async throws {
