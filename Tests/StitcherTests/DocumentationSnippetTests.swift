@@ -166,6 +166,14 @@ private final class Session: Sendable {
     }
 }
 
+// MARK: MigratingFromStitcher1.md
+
+private final class HTTPTransport: Sendable { init() {} }
+private final class AccountService: Sendable {
+    let transport: HTTPTransport
+    init(transport: HTTPTransport) { self.transport = transport }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -233,6 +241,25 @@ struct DocumentationSnippetTests {
         let session: Session = try DependencyGraph.inject(byType: Session.self, "ada")
         #expect(session.user == "ada")
         #expect(session.store is InMemoryStore)
+    }
+
+    @Test(arguments: [false, true])
+    func migratingFromStitcher1(autowired: Bool) throws {
+        // Stitcher 1.x: still compiles and runs.
+        let legacy = DependencyContainer {
+            Dependency { HTTPTransport() }.scope(.singleton)
+            Dependency { AccountService(transport: try DependencyGraph.inject()) }
+        }
+
+        // Now: the same registrations, autowired, and verified before use.
+        let current = DependencyContainer {
+            Dependency { HTTPTransport() }.scope(.singleton)
+            Dependency(autowiring: AccountService.init)
+        }
+        DependencyGraph.activate(autowired ? current : legacy)
+        try DependencyGraph.verify()
+        let account: AccountService = try DependencyGraph.inject()
+        #expect(account.transport === (try DependencyGraph.inject() as HTTPTransport))
     }
 
     @Test func servers() async throws {
