@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Stitcher
 import StitcherTesting
@@ -172,6 +173,49 @@ private final class HTTPTransport: Sendable { init() {} }
 private final class AccountService: Sendable {
     let transport: HTTPTransport
     init(transport: HTTPTransport) { self.transport = transport }
+}
+
+// MARK: Testing.md
+
+private protocol PaymentGateway: Sendable {}
+private final class FakeGateway: PaymentGateway {}
+
+@Suite(.isolatedDependencyGraph)
+struct PaymentTests {
+    @Test func usesTheFakeGateway() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
+        })
+        let gateway: any PaymentGateway = try DependencyGraph.inject()
+        #expect(gateway is FakeGateway)
+    }
+
+    @Test func aThreadStartedByTheTestUsesItsGraph() async throws {
+        await DependencyGraph.activate(DependencyContainer {
+            Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
+        })
+        let found = Protected(false)
+        let done = DispatchSemaphore(value: 0)
+        let context = DependencyGraph.currentContext
+        Thread {
+            context.run {
+                let gateway = try? DependencyGraph.inject() as any PaymentGateway
+                found.withLock { $0 = gateway is FakeGateway }
+            }
+            done.signal()
+        }.start()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                done.wait()
+                continuation.resume()
+            }
+        }
+        #expect(found.withLock { $0 })
+    }
+
+    @Test func theAppsGraphIsValid() {
+        expectValidDependencyGraph(appDependencies)
+    }
 }
 
 @Suite(.isolatedDependencyGraph)
