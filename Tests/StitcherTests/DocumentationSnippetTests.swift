@@ -218,6 +218,17 @@ struct PaymentTests {
     }
 }
 
+// MARK: VerifyingTheGraph.md
+
+private final class TaxTable: Sendable { init() {} }
+private final class Invoice: Sendable {
+    init(taxes: TaxTable) {}
+}
+private final class Printer: Sendable { init() {} }
+private final class Receipt: Sendable {
+    init(printer: Printer) {}
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -304,6 +315,29 @@ struct DocumentationSnippetTests {
         try DependencyGraph.verify()
         let account: AccountService = try DependencyGraph.inject()
         #expect(account.transport === (try DependencyGraph.inject() as HTTPTransport))
+    }
+
+    @Test func verifyingTheGraph() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency(autowiring: Invoice.init)   // needs a TaxTable, which nothing registers
+        })
+        var printed = ""
+        do {
+            try DependencyGraph.verify()
+        } catch let report as GraphVerificationReport {
+            printed = "\(report)"
+        }
+        #expect(printed.contains("Type[Invoice] declares a dependency on Type[TaxTable], which no active container registers."))
+
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Receipt(printer: try DependencyGraph.inject()) }
+                .dependsOn(Printer.self)
+        })
+        let report = try #require(throws: GraphVerificationReport.self) { try DependencyGraph.verify() }
+        #expect(report.problems.contains { "\($0)".contains("Type[Printer]") })
+
+        let dot = DependencyGraph.export(.dot)
+        #expect(dot.contains("digraph"))
     }
 
     @Test func servers() async throws {
