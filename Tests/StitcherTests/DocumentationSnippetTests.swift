@@ -229,6 +229,16 @@ private final class Receipt: Sendable {
     init(printer: Printer) {}
 }
 
+// MARK: ScopesAndLifetimes.md
+
+private final class Transaction: TeardownAware, @unchecked Sendable {
+    private(set) var committed = false
+    func commit() { committed = true }
+    func tearDown() { /* roll back unless committed */ }
+}
+
+private struct RequestID: Sendable { let value: String }
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -338,6 +348,25 @@ struct DocumentationSnippetTests {
 
         let dot = DependencyGraph.export(.dot)
         #expect(dot.contains("digraph"))
+    }
+
+    @Test func scopesAndLifetimes() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Transaction() }.scope(.scoped)
+        })
+
+        let committed = try DependencyGraph.withScope {
+            let transaction: Transaction = try DependencyGraph.inject()
+            transaction.commit()
+            return (try DependencyGraph.inject() as Transaction).committed
+        }   // torn down and released here
+        #expect(committed)
+        #expect(throws: DependencyScopeError.self) { let _: Transaction = try DependencyGraph.inject() }
+
+        let id = try DependencyGraph.withScope(DependencyContainer { Dependency { RequestID(value: "r-1") } }) {
+            (try DependencyGraph.inject() as RequestID).value
+        }
+        #expect(id == "r-1")
     }
 
     @Test func servers() async throws {
