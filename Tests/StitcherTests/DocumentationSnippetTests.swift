@@ -239,6 +239,34 @@ private final class Transaction: TeardownAware, @unchecked Sendable {
 
 private struct RequestID: Sendable { let value: String }
 
+// MARK: RegisteringDependencies.md
+
+private protocol Greeting: Sendable { var text: String { get } }
+private struct Hello: Greeting { let text = "hello" }
+private enum Region: Hashable, Sendable { case eu, us }
+private struct Currency: Sendable { let code: String }
+
+private final class Checkout: Sendable {
+    let greeting: any Greeting
+    let total: Int
+    init(greeting: any Greeting, total: Int) {
+        self.greeting = greeting
+        self.total = total
+    }
+}
+
+// MARK: Injecting.md
+
+private protocol Plugin: Sendable {}
+private struct Spelling: Plugin {}
+private struct Grammar: Plugin {}
+private final class Editor: Sendable { init() {} }
+
+private final class SpellChecker {
+    @Injected var plugins: [any Plugin]
+    @EagerInjected var optionalEditor: Editor?
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -367,6 +395,45 @@ struct DocumentationSnippetTests {
             (try DependencyGraph.inject() as RequestID).value
         }
         #expect(id == "r-1")
+    }
+
+    @Test func registeringDependencies() throws {
+        let container = DependencyContainer {
+            Dependency { Hello() }.conforms(to: Greeting.self)
+            Dependency(named: "motto") { "Stitch it once." }
+            Dependency(for: Region.eu) { Currency(code: "EUR") }
+            Dependency { (amount: Int) in Currency(code: amount > 0 ? "USD" : "none") }
+        }
+        let checkoutContainer = DependencyContainer {
+            Dependency(autowiring: Checkout.init, parameters: Int.self)
+        }
+        DependencyGraph.activate(container)
+        DependencyGraph.activate(checkoutContainer)
+
+        let usd: Currency = try DependencyGraph.inject(byType: Currency.self, 10)
+        let euro: Currency = try DependencyGraph.inject(byValue: Region.eu)
+        #expect(usd.code == "USD")
+        #expect(euro.code == "EUR")
+        #expect(try DependencyGraph.inject(byName: "motto") as String == "Stitch it once.")
+        let checkout: Checkout = try DependencyGraph.inject(byType: Checkout.self, 42)
+        #expect(checkout.total == 42)
+        #expect(checkout.greeting.text == "hello")
+    }
+
+    @Test func injecting() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { Spelling() }.conforms(to: Plugin.self)
+            Dependency { Grammar() }.conforms(to: Plugin.self)
+        })
+
+        let plugins: [any Plugin] = try DependencyGraph.inject()   // both, in order
+        let editor: Editor? = try DependencyGraph.inject()          // nil: nothing registers Editor
+        #expect(plugins.count == 2)
+        #expect(plugins.first is Spelling)
+        #expect(editor == nil)
+        let checker = SpellChecker()
+        #expect(checker.plugins.count == 2)
+        #expect(checker.optionalEditor == nil)
     }
 
     @Test func servers() async throws {
