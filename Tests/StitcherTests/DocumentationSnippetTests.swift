@@ -255,7 +255,7 @@ private final class Checkout: Sendable {
     }
 }
 
-// MARK: Injecting.md
+// MARK: InjectingDependencies.md
 
 private protocol Plugin: Sendable {}
 private struct Spelling: Plugin {}
