@@ -267,6 +267,20 @@ private final class SpellChecker {
     @EagerInjected var optionalEditor: Editor?
 }
 
+// MARK: AsynchronousFactories.md (its `Session` is `Session2` here: the seed-004 example has one)
+
+private final class Database: Sendable {
+    static func connect() async throws -> Database { Database() }
+}
+private final class Session2: Sendable {
+    let user: Int
+    let database: Database
+    init(user: Int, database: Database) {
+        self.user = user
+        self.database = database
+    }
+}
+
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
@@ -434,6 +448,21 @@ struct DocumentationSnippetTests {
         let checker = SpellChecker()
         #expect(checker.plugins.count == 2)
         #expect(checker.optionalEditor == nil)
+    }
+
+    @Test func asynchronousFactories() async throws {
+        let container = DependencyContainer {
+            Dependency { () async throws -> Database in try await Database.connect() }
+                .scope(.singleton)
+                .eagerness(.eager)
+            Dependency { (userID: Int) async throws -> Session2 in
+                Session2(user: userID, database: try await DependencyGraph.injectAsync())
+            }
+        }
+        await DependencyGraph.activate(container)   // returns once the eager Database exists
+        let session: Session2 = try await DependencyGraph.injectAsync(byType: Session2.self, 42)
+        #expect(session.user == 42)
+        #expect(session.database === (try DependencyGraph.inject() as Database))
     }
 
     @Test func servers() async throws {
