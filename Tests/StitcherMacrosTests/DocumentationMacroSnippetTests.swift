@@ -1,0 +1,33 @@
+import StitcherMacros
+import StitcherTesting
+import Testing
+
+// The code of the DocC catalog's Macros article (`Sources/Stitcher/Stitcher.docc/Macros.md`),
+// as written there, so that CI compiles and runs it. Change both together.
+
+final class ReportFormatter: Sendable {
+    init() {}
+}
+
+@Registerable
+final class ReportService: Sendable {
+    let formatter: ReportFormatter
+
+    @InjectedParameters
+    init(formatter: ReportFormatter) {
+        self.formatter = formatter
+    }
+}
+
+@Suite(.isolatedDependencyGraph)
+struct DocumentationMacroSnippetTests {
+    @Test func macros() throws {
+        DependencyGraph.activate(DependencyContainer {
+            Dependency { ReportFormatter() }
+            ReportService.dependencyRegistration
+        })
+        let service: ReportService = try DependencyGraph.inject()   // made with ReportService()
+        #expect(service.formatter === (try DependencyGraph.inject() as ReportFormatter))   // .shared, held by the service
+        try DependencyGraph.verify()
+    }
+}
