@@ -18,10 +18,13 @@ import Testing
 /// }
 /// ```
 public struct IsolatedDependencyGraphTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Applied to a suite, the trait gives each of its tests a graph of its own.
     public var isRecursive: Bool { true }
 
+    /// The trait; write `.isolatedDependencyGraph` instead.
     public init() {}
 
+    /// Runs `function` with `DependencyGraph` working on a new, empty graph.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,

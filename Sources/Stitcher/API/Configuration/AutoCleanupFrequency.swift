@@ -11,8 +11,10 @@ public struct AutoCleanupFrequency: RawRepresentable, Hashable, Sendable, Expres
     /// The frequency as a number; 0 is never.
     public let rawValue: Int
 
+    /// A frequency from its number (0 is never; negative numbers are 0).
     public init(rawValue: Int) { self.rawValue = max(0, rawValue) }
 
+    /// A frequency written as a number, as Stitcher 1.0 allowed.
     public init(integerLiteral value: Int) { self.init(rawValue: value) }
 
     /// No pruning.

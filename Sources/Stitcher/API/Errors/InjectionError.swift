@@ -57,6 +57,7 @@ public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
         /// The number of entries, the repeated one included.
         public var depth: Int { entries.count }
 
+        /// A backtrace of `entries`, outermost first, the repeated dependency last.
         public init(entries: [DependencyContext]) { self.entries = entries }
 
         /// The dependencies in instantiation order, as Stitcher 1.0 named ``entries``.

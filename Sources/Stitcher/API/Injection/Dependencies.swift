@@ -19,10 +19,12 @@
 public struct Dependencies: Sendable {
     private let storage: ManagedContainerStorage
 
+    /// Activates `wrappedValue` in the current graph for as long as this property exists.
     public init(wrappedValue: DependencyContainer) {
         storage = ManagedContainerStorage(wrappedValue)
     }
 
+    /// The active container; assigning another deactivates this one and activates the new one.
     public var wrappedValue: DependencyContainer {
         get { storage.container }
         nonmutating set { storage.replace(with: newValue) }

@@ -18,6 +18,7 @@
 /// ```
 @propertyWrapper
 public struct EagerInjected<Value> {
+    /// The dependency, injected when the owner was made (or the value assigned since).
     public var wrappedValue: Value
 
     init(key: LookupKey, arguments: StoredArguments, in context: DependencyGraph.Context? = nil, file: StaticString, line: UInt) {

@@ -24,6 +24,7 @@ public struct Injected<Value>: @unchecked Sendable {
     /// `storage`, for reads that need not retain it: `storage` keeps it alive.
     @usableFromInline let unretainedStorage: Unmanaged<InjectedStorage<Value>>
 
+    /// The dependency, injected on first read and kept (or the value assigned since).
     @inlinable
     public var wrappedValue: Value {
         get { unretainedStorage._withUnsafeGuaranteedRef { $0.wrappedValue } }

@@ -43,6 +43,7 @@ public final class DependencyEdgeRecorder: DependencyGraphObserver, @unchecked S
     /// The dependencies injected while no dependency scope was open, which then failed.
     private var unscoped: [InjectionError.DependencyContext] = []
 
+    /// A recorder with no edges yet; set it as a graph's observer to start recording.
     public init() {}
 
     /// Every edge observed, in the order first seen.

@@ -33,7 +33,10 @@ public protocol DependencyRepresenting<T> {
 }
 
 extension DependencyRepresenting {
+    /// The dependency's own type.
     public var locator: DependencyLocator { .type(T.self) }
+    /// `.automatic`: `.shared` for a class, `.instance` for a value.
     public var scope: DependencyScope { .automatic(for: T.self) }
+    /// `.lazy`: built when first injected.
     public var eagerness: DependencyEagerness { .lazy }
 }
