@@ -29,7 +29,7 @@ public func expectValidDependencyGraph(
 }
 
 /// ``expectValidDependencyGraph(_:options:sourceLocation:)``, awaiting asynchronous eager
-/// dependencies at activation and, with ``DependencyGraph/VerificationOptions/instantiating``,
+/// dependencies at activation and, with `.instantiating`,
 /// building asynchronous and main-actor factories.
 ///
 /// ```swift
