@@ -55,7 +55,7 @@ public macro InjectedParameters(
 @attached(peer)
 public macro PreferredInitializer() = #externalMacro(module: "StitcherMacrosPlugin", type: "PreferredInitializerMacro")
 
-/// Adds `static var dependencyRegistration`, a ``Dependency`` built from the type's preferred
+/// Adds `static var dependencyRegistration`, a `Dependency` built from the type's preferred
 /// or only initializer, whose parameters become instantiation parameters, and conformances
 /// to ``RegisterableDependency`` and ``AutoregisterableDependency``.
 ///

@@ -2,7 +2,8 @@ import StitcherMacros
 import StitcherTesting
 import Testing
 
-// The code of the DocC catalog's Macros article (`Sources/Stitcher/Stitcher.docc/Macros.md`),
+// The code of the DocC catalogs' Macros article (`Sources/Stitcher/Stitcher.docc/Macros.md`) and
+// StitcherMacros landing page (`Sources/StitcherMacros/StitcherMacros.docc`),
 // as written there, so that CI compiles and runs it. Change both together.
 
 final class ReportFormatter: Sendable {
