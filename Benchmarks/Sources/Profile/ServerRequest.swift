@@ -49,6 +49,55 @@ func compareServerRequest(only: String?) {
     done.wait()
 }
 
+/// Workload 11b on every core at once, as a server runs requests: `tasks` tasks each make
+/// `count` requests; nanoseconds of wall time per request.
+private func concurrentNanoseconds(
+    tasks: Int, _ count: Int, _ body: @escaping @Sendable (Int) async throws -> AnyObject
+) async throws -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<tasks {
+            group.addTask { for id in 0..<count { _ = try await body(id) } }
+        }
+        try await group.waitForAll()
+    }
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(tasks * count)
+}
+
+/// `Profile server-request-parallel`: workload 11b against its hand-written form, each run
+/// by as many tasks as there are cores at once (shared counters and locks show here, not
+/// in a single task), in alternating bursts; prints both medians and the median ratio.
+func compareServerRequestInParallel() {
+    DependencyGraph.activate(serverRequestContainer())
+    let singletons = ServerSingletons()
+    let tasks = ProcessInfo.processInfo.activeProcessorCount
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        do {
+            let burst = 5_000
+            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+            for round in 0..<31 {
+                var b = 0.0, s = 0.0
+                for turn in 0..<2 {
+                    if (round + turn) % 2 == 0 {
+                        b = try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) }
+                    } else {
+                        s = try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) }
+                    }
+                }
+                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b) }
+            }
+            print("11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
+                + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "
+                + "ratio \((median(ratios) * 100).rounded() / 100)×, cost \(Int(median(ours) - median(base))) ns per request")
+        } catch {
+            print("server-request-parallel failed: \(error)")
+        }
+    }
+    done.wait()
+}
+
 /// The parts of workload 11b, each timed alone (for finding where its time goes).
 func serverRequestParts() {
     DependencyGraph.activate(serverRequestContainer())

@@ -197,6 +197,10 @@ if workload == "server-parts" {
     serverRequestParts()
     exit(0)
 }
+if workload == "server-request-parallel" {
+    compareServerRequestInParallel()
+    exit(0)
+}
 if workload == "server-request" {
     compareServerRequest(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)
