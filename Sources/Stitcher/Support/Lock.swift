@@ -17,7 +17,12 @@ final class Lock: @unchecked Sendable {
 
     /// - Parameter recursive: whether the thread holding the lock may lock it again.
     init(recursive: Bool = false) {
-        mutex = .allocate(capacity: 1)
+        // The mutex and its condition alone on a cache line: the striped locks are used by
+        // every core, and two locks side by side in the heap would make cores that use
+        // different ones take turns at one line.
+        assert(Self.conditionOffset + MemoryLayout<pthread_cond_t>.size <= Self.lineSize)
+        let line = UnsafeMutableRawPointer.allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
+        mutex = line.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         if recursive {
             var attributes = pthread_mutexattr_t()
@@ -28,18 +33,25 @@ final class Lock: @unchecked Sendable {
         } else {
             pthread_mutex_init(mutex, nil)
         }
-        condition = .allocate(capacity: 1)
+        condition = (line + Self.conditionOffset).bindMemory(to: pthread_cond_t.self, capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
+    }
+
+    /// 128 bytes (some processors fetch lines in pairs), the condition after the mutex.
+    private static let lineSize = 128
+    private static var conditionOffset: Int {
+        let end = MemoryLayout<pthread_mutex_t>.size
+        let alignment = MemoryLayout<pthread_cond_t>.alignment
+        return (end + alignment - 1) / alignment * alignment
     }
 
     deinit {
         pthread_cond_destroy(condition)
         condition.deinitialize(count: 1)
-        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        UnsafeMutableRawPointer(mutex).deallocate()
     }
 
     @inline(__always)
@@ -60,6 +72,37 @@ final class Lock: @unchecked Sendable {
 
     /// Wakes every thread in `wait()`; the caller must hold the lock.
     func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// A lock that lives as long as the process (one of the striped locks), used without
+/// counting references to it: every request's scope takes one, and counting would make
+/// the cores of a server take turns at the lock object's first cache line.
+struct ProcessLifetimeLock: @unchecked Sendable {
+    private let reference: Unmanaged<Lock>
+
+    init(_ lock: Unmanaged<Lock>) { reference = lock }
+
+    @inline(__always)
+    func lock() { reference._withUnsafeGuaranteedRef { $0.lock() } }
+
+    @inline(__always)
+    func unlock() { reference._withUnsafeGuaranteedRef { $0.unlock() } }
+
+    @inline(__always)
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// The lock itself, for code that takes a `Lock`.
+    var object: Lock { reference.takeUnretainedValue() }
+
+    /// Waits for `broadcast()`; the caller must hold the lock and re-check its predicate.
+    func wait() { reference._withUnsafeGuaranteedRef { $0.wait() } }
+
+    /// Wakes every thread in `wait()`; the caller must hold the lock.
+    func broadcast() { reference._withUnsafeGuaranteedRef { $0.broadcast() } }
 }
 
 /// A value guarded by a `Lock`.

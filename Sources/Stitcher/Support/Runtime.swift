@@ -22,28 +22,29 @@ struct Runtime: @unchecked Sendable {
 
     /// The shared lock that guards `object`'s state, chosen by its address.
     @inline(__always)
-    func stripedLock(for object: AnyObject) -> Lock {
+    func stripedLock(for object: AnyObject) -> ProcessLifetimeLock {
         Self.lock(for: object, in: stripedLocks)
     }
 
     /// The shared lock numbered `number` (any integer: numbers that differ in their low bits
     /// get different locks), for objects that carry a number of their own.
     @inline(__always)
-    func stripedLock(number: Int) -> Lock {
-        stripedLocks[number & (stripedLocks.count - 1)]
+    func stripedLock(number: Int) -> ProcessLifetimeLock {
+        stripedLocks.withUnsafeBufferPointer { ProcessLifetimeLock(.passUnretained($0[number & ($0.count - 1)])) }
     }
 
     /// The path lock of a resolution path shared with child tasks, chosen by its address.
     @inline(__always)
-    func pathLock(for path: AnyObject) -> Lock {
+    func pathLock(for path: AnyObject) -> ProcessLifetimeLock {
         Self.lock(for: path, in: pathLocks)
     }
 
     /// One of `locks` (a power-of-two count), chosen by `object`'s address: objects are at
     /// least 16-byte aligned and usually 32 bytes or more apart.
     @inline(__always)
-    private static func lock(for object: AnyObject, in locks: [Lock]) -> Lock {
-        locks[Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5) & (locks.count - 1)]
+    private static func lock(for object: AnyObject, in locks: [Lock]) -> ProcessLifetimeLock {
+        let number = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5)
+        return locks.withUnsafeBufferPointer { ProcessLifetimeLock(.passUnretained($0[number & ($0.count - 1)])) }
     }
 }
 

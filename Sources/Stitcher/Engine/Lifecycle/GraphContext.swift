@@ -43,6 +43,14 @@ enum GraphContext {
         return isolated ?? runtime.shared
     }
 
+    /// `current`, without counting a reference to it (as every request's scope would to the
+    /// process-wide graph): valid while the calling task keeps its graph bound.
+    @inline(__always)
+    static var unretainedCurrent: Unmanaged<GraphEngine> {
+        if isolatedGraphCount == 0 || isolated == nil { return ThreadState.current.sharedGraph }
+        return .passUnretained(isolated!)
+    }
+
     /// Resolves in the current graph. Calls on the process-wide graph borrow it instead of
     /// retaining it.
     @inline(__always)

@@ -1,11 +1,10 @@
-/// A dependency scope from the moment it opens to its end: its store, the graph its body
-/// works on, and the steps of ending it (teardown, release, the overlay's deactivation,
-/// what is thrown), shared by the synchronous and asynchronous `withScope`.
+/// A dependency scope from the moment it opens to its end: its store (which knows the
+/// graph the scope was opened over), the graph its body works on, and the steps of ending
+/// it (teardown, release, the overlay's deactivation, what is thrown), shared by the
+/// synchronous and asynchronous `withScope`.
 struct OpenScope {
     let store: ScopeStore
-    /// The graph the scope was opened over.
-    let base: GraphEngine
-    /// The graph layered over `base` for the container given to the scope, if any.
+    /// The graph layered over the store's graph for the container given to the scope, if any.
     let overlay: GraphEngine?
     let container: DependencyContainer?
 
@@ -13,17 +12,20 @@ struct OpenScope {
     /// layered over the graph inside it; `sharedWithTasks` when it is bound to a task from
     /// the start.
     init(over graph: GraphEngine, in parent: ScopeStore?, container: DependencyContainer?, sharedWithTasks: Bool = false) {
-        base = graph
+        self.init(over: .passUnretained(graph), in: parent, container: container, sharedWithTasks: sharedWithTasks)
+    }
+
+    /// `init(over:in:container:sharedWithTasks:)` for a caller that holds the graph.
+    init(over graph: Unmanaged<GraphEngine>, in parent: ScopeStore?, container: DependencyContainer?, sharedWithTasks: Bool = false) {
         store = ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
-        overlay = container.map { _ in graph.makeOverlay() }
+        overlay = container.map { _ in graph.takeUnretainedValue().makeOverlay() }
         self.container = container
-        base.report(.opened(store))
+        store.report(.opened(store))
     }
 
     /// The scope `store` opened with no container (see `ScopeStore.openBoundToTask()`).
     init(opened store: ScopeStore) {
         self.store = store
-        base = store.graph
         overlay = nil
         container = nil
     }
@@ -56,7 +58,7 @@ struct OpenScope {
 
     /// The context the scope's body runs in.
     func context(heldBy lifetime: HeldGraph?) -> DependencyGraph.Context {
-        DependencyGraph.Context(graph: overlay ?? base, scope: store, lifetime: lifetime)
+        DependencyGraph.Context(graph: overlay ?? store.graph, scope: store, lifetime: lifetime)
     }
 
     /// Ends the scope after its body returned: releases its instances, tears down those
@@ -101,9 +103,9 @@ struct OpenScope {
     /// generic-metadata lookup.)
     private func finish(_ closed: ClosedScope, failures: [ScopeTeardownError.Failure], bodyError: (any Error)?) throws {
         overlay?.endOverlay()
-        base.report(.closed(store, instanceCount: closed.instanceCount))
+        store.report(.closed(store, instanceCount: closed.instanceCount))
         guard !failures.isEmpty else { return }
         if bodyError == nil { throw ScopeTeardownError(failures: failures) }
-        base.reportUnthrown(failures)
+        store.graph.reportUnthrown(failures)
     }
 }

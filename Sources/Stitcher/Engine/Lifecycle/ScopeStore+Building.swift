@@ -37,7 +37,7 @@ extension ScopeStore {
             case .claimed(let claimed):
                 index = claimed
             case .wait(let builder):
-                try WaitRegistry.block(chain, for: builder, on: lock, along: path)
+                try WaitRegistry.block(chain, for: builder, on: lock.object, along: path)
                 continue
             }
             break
@@ -125,25 +125,32 @@ extension ScopeStore {
     /// Stores a built instance (none when the factory threw) in slot `index`, releases the
     /// claim and wakes every waiter; false when the scope has ended.
     private func complete(_ index: Int, with instance: AnyObject?, of record: RegistrationRecord) -> Bool {
-        let teardown = instance.flatMap(record.teardown(of:))
-        let (open, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
-            if isClosed { return (false, []) }
-            slots[index].builder = nil
-            if let instance {
-                slots[index].instance = instance
-                builtCount += 1
-                if let teardown {
-                    slots[index].teardown = teardown
-                    slots[index].olderTeardown = newestTeardown
-                    newestTeardown = index
-                }
-            }
-            lock.broadcast()
-            guard !asyncWaiters.isEmpty else { return (true, []) }
-            defer { asyncWaiters = [] }
-            return (true, asyncWaiters)
+        // Not `instance.flatMap(record.teardown(of:))`: a partial application would count
+        // references to the registration.
+        var teardown: TeardownWitness?
+        if let instance { teardown = record.teardown(of: instance) }
+        // Locked and unlocked by hand: a closure would capture the registration, and count
+        // a reference to it that every core's builds would write.
+        lock.lock()
+        if isClosed {
+            lock.unlock()
+            return false
         }
+        slots[index].builder = nil
+        if let instance {
+            slots[index].instance = instance
+            builtCount += 1
+            if let teardown {
+                slots[index].teardown = (teardown, record)
+                slots[index].olderTeardown = newestTeardown
+                newestTeardown = index
+            }
+        }
+        lock.broadcast()
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        if !asyncWaiters.isEmpty { swap(&waiters, &asyncWaiters) }
+        lock.unlock()
         for waiter in waiters { waiter.resume() }
-        return open
+        return true
     }
 }

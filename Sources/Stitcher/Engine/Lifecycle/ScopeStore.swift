@@ -18,26 +18,31 @@ final class ScopeStore: @unchecked Sendable {
     let parent: ScopeStore?
     /// A number that tells scopes apart in observer events, unique in the process.
     let id: Int
-    /// The graph the scope was opened in, told of what happens in it.
-    let graph: GraphEngine
 
+    // What the scope uses without counting references: a server opens a scope for every
+    // request on every core, and counting references to the one graph and the shared locks
+    // would make the cores take turns at their first cache lines, which every lookup reads.
+    /// The graph the scope was opened in, told of what happens in it.
+    private let unretainedGraph: Unmanaged<GraphEngine>
+    /// The graph, held when it is not the process-wide one (which lives as long as the
+    /// process).
+    private let heldGraph: GraphEngine?
     /// Shared with other objects, chosen by the scope's number: a lock of its own would cost
-    /// a scope three allocations, and the scope holds it for a few instructions. Held
-    /// strongly although striped locks live as long as the process: through an unowned
-    /// reference, every use of it was a retain and a release.
-    let lock: Lock
+    /// a scope three allocations, and the scope holds it for a few instructions.
+    let lock: ProcessLifetimeLock
 
     /// One registration's instance for one set of parameter values.
     struct Slot {
-        /// The registration's entry, held so that its address, which identifies the slot,
-        /// cannot be reused by another entry while the scope is open.
-        let entry: IndexEntry
+        /// The registration's entry, by its serial number: the slot does not hold the entry,
+        /// whose reference count every core would otherwise write.
+        let entry: Int
         let key: ArgumentKey
         /// The resolution building the instance, while one is.
         var builder: ResolutionChain?
         var instance: AnyObject?
-        /// How to tear the instance down, if it asks for it.
-        var teardown: TeardownWitness?
+        /// How to tear the instance down, if it asks for it, and the registration it tears
+        /// down (held for the teardown and its report).
+        var teardown: (witness: TeardownWitness, record: RegistrationRecord)?
         /// The slot built before this one that needs a teardown (-1 for none): the slots to
         /// tear down, newest first, with no array of their own.
         var olderTeardown = -1
@@ -61,16 +66,27 @@ final class ScopeStore: @unchecked Sendable {
     @exclusivity(unchecked) var asyncWaiters: [CheckedContinuation<Void, Never>] = []
 
     private struct SlotKey: Hashable {
-        let entry: ObjectIdentifier
+        let entry: Int
         let key: ArgumentKey
     }
 
-    init(parent: ScopeStore?, graph: GraphEngine, sharedWithTasks: Bool = false) {
+    init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) {
         self.parent = parent
-        self.graph = graph
+        let state = ThreadState.current
+        unretainedGraph = graph
+        heldGraph = graph.toOpaque() == state.sharedGraph.toOpaque() ? nil : graph.takeUnretainedValue()
         isSharedWithTasks = sharedWithTasks
-        id = ThreadState.current.nextScopeNumber()
+        id = state.nextScopeNumber()
         lock = runtime.stripedLock(number: id)
+    }
+
+    /// The graph the scope was opened in.
+    var graph: GraphEngine { unretainedGraph.takeUnretainedValue() }
+
+    /// Tells the scope's graph's observer, if it has one, about `event`.
+    @inline(__always)
+    func report(_ event: @autoclosure () -> GraphEvent) {
+        unretainedGraph._withUnsafeGuaranteedRef { $0.report(event()) }
     }
 
     /// Records that the scope is bound to a task from now on.
@@ -83,11 +99,11 @@ final class ScopeStore: @unchecked Sendable {
 
     /// The position of the slot for `entry` and `key`; the caller holds the lock.
     func position(of entry: IndexEntry, _ key: ArgumentKey) -> Int? {
-        if let positions { return positions[SlotKey(entry: ObjectIdentifier(entry), key: key)] }
+        if let positions { return positions[SlotKey(entry: entry.serial, key: key)] }
         // Through the buffer: no slot is copied (and none of its references counted).
         return slots.withUnsafeBufferPointer { buffer in
             buffer.firstIndex { slot in
-                slot.entry === entry && (key.values.isEmpty ? slot.key.values.isEmpty : slot.key == key)
+                slot.entry == entry.serial && (key.values.isEmpty ? slot.key.values.isEmpty : slot.key == key)
             }
         }
     }
@@ -95,13 +111,13 @@ final class ScopeStore: @unchecked Sendable {
     /// Appends a slot claimed by `builder`; the caller holds the lock.
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey, by builder: ResolutionChain) -> Int {
         if slots.isEmpty { slots.reserveCapacity(8) }
-        slots.append(Slot(entry: entry, key: key, builder: builder))
+        slots.append(Slot(entry: entry.serial, key: key, builder: builder))
         let index = slots.count - 1
         if positions != nil {
-            positions![SlotKey(entry: ObjectIdentifier(entry), key: key)] = index
+            positions![SlotKey(entry: entry.serial, key: key)] = index
         } else if slots.count > 16 {
             positions = Dictionary(uniqueKeysWithValues: slots.indices.map {
-                (SlotKey(entry: ObjectIdentifier(slots[$0].entry), key: slots[$0].key), $0)
+                (SlotKey(entry: slots[$0].entry, key: slots[$0].key), $0)
             })
         }
         return index
@@ -142,8 +158,8 @@ struct ClosedScope: Sequence {
             while position >= 0 {
                 let slot = slots[position]
                 position = slot.olderTeardown
-                if let instance = slot.instance, let witness = slot.teardown {
-                    return ScopeTeardown(instance, of: slot.entry.record, by: witness)
+                if let instance = slot.instance, let teardown = slot.teardown {
+                    return ScopeTeardown(instance, of: teardown.record, by: teardown.witness)
                 }
             }
             return nil

@@ -29,7 +29,7 @@ struct ScopeTeardown: @unchecked Sendable {
             if let synchronous = teardown.witness.synchronous {
                 do {
                     try synchronous(teardown.instance)
-                    scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
+                    scope.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
                 } catch {
                     failures.append(teardown.failure(error, in: scope))
                 }
@@ -62,7 +62,7 @@ struct ScopeTeardown: @unchecked Sendable {
                 } else {
                     try teardown.witness.synchronous?(teardown.instance)
                 }
-                scope.graph.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
+                scope.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
             } catch {
                 failures.append(teardown.failure(error, in: scope))
             }
@@ -71,7 +71,7 @@ struct ScopeTeardown: @unchecked Sendable {
     }
 
     private func failure(_ error: any Error, in scope: ScopeStore) -> ScopeTeardownError.Failure {
-        scope.graph.report(.tornDown(dependency, scope: scope.id, error: error))
+        scope.report(.tornDown(dependency, scope: scope.id, error: error))
         return ScopeTeardownError.Failure(dependency: dependency, error: error)
     }
 }

@@ -12,7 +12,7 @@ extension ScopeStore {
     @usableFromInline
     static func openBoundToTask() -> ScopeStore {
         noteTaskScopeBound()
-        return OpenScope(over: GraphContext.current, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
+        return OpenScope(over: GraphContext.unretainedCurrent, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
     }
 
     /// Ends a scope opened by `openBoundToTask()` whose body returned: its instances are

@@ -40,6 +40,15 @@ extension GraphEngine {
         // Built already (most injections of a request's dependencies): nothing in progress
         // to check, no path to share.
         if !entry.record.takesParameters, let instance = scope.builtInstance(of: entry) { return instance }
+        return try buildScoped(entry, in: scope, arguments, state)
+    }
+
+    /// Builds the instance `scope` keeps of `entry` for `arguments`, unless another
+    /// resolution has meanwhile (then waits for it, or reports the cycle that waiting would
+    /// close). The caller holds `entry`: the factory may replace the snapshot it came from.
+    func buildScoped(
+        _ entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         return try scope.instance(
             of: entry, for: key, chain: chain,

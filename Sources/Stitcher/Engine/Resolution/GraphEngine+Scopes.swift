@@ -29,26 +29,26 @@ extension GraphEngine {
     /// a `.scoped` one in between makes the request legitimate.
     private func captiveHolder(_ state: ThreadState?) -> (context: InjectionError.DependencyContext, scope: String)? {
         // Innermost first: this thread's frames, then the path inherited from the task. The
-        // first instantiation that is not `.instance` decides.
-        var nearest: RegistrationRecord?
+        // first instantiation that is not `.instance` decides. (Decided from the frames'
+        // copies of the lifetimes: following each frame to its registration would count
+        // references to registrations that every core reads.)
         if let frames = state?.frames {
             var index = frames.count - 1
-            while index >= 0, nearest == nil {
-                let record = frames[index].entry.record
-                if Self.keepsInstances(record) { nearest = record }
+            while index >= 0 {
+                let lifetime = frames[index].lifetime
+                if lifetime.storesInstances { return lifetime.outlivesScopes ? Self.holder(frames[index].entry.record) : nil }
                 index -= 1
             }
         }
-        if nearest == nil {
-            nearest = (state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask)?.current
-                .reversed().first(where: { Self.keepsInstances($0.record) })?.record
-        }
-        guard let holder = nearest, holder.lifetime.outlivesScopes else { return nil }
-        return (holder.locator.context, holder.scope.description)
+        let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
+        guard let step = inherited?.current.last(where: { $0.record.lifetime.storesInstances }) else { return nil }
+        return Self.holder(step.record)
     }
 
-    private static func keepsInstances(_ record: RegistrationRecord) -> Bool {
-        record.lifetime != .transient
+    /// `record`, the nearest instantiation that keeps its instance, as the holder of a
+    /// `.scoped` instance when it outlives scopes; nil otherwise.
+    private static func holder(_ record: RegistrationRecord) -> (context: InjectionError.DependencyContext, scope: String)? {
+        record.lifetime.outlivesScopes ? (record.locator.context, record.scope.description) : nil
     }
 
     func scopeError(

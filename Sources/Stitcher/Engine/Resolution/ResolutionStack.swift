@@ -9,6 +9,9 @@ struct ResolutionFrame {
     unowned(unsafe) let entry: IndexEntry
     /// `entry.record.identityHash`, read without following the entry.
     let identityHash: Int
+    /// `entry.record.lifetime`, read without following the entry (and counting a reference
+    /// to a registration every core reads) by the captive-dependency check of every build.
+    let lifetime: InstanceLifetime
     /// The parameters (nil when the registration takes none); alive for as long as the
     /// frame, since the injection that pushed it holds them.
     private let packType: AnyArgumentPack.Type?
@@ -21,6 +24,7 @@ struct ResolutionFrame {
     init(entry: IndexEntry, arguments: InjectionArguments?, argumentHash: Int?) {
         self.entry = entry
         identityHash = entry.record.identityHash
+        lifetime = entry.record.lifetime
         packType = arguments?.packType
         values = arguments?.values
         self.argumentHash = argumentHash
@@ -78,7 +82,7 @@ final class InheritedResolution: @unchecked Sendable {
     /// One of the path locks, chosen by address (a lock of its own would cost three
     /// allocations for every outermost build of a stored instance); not an entry's striped
     /// lock, which may be held while the path is read. Nothing else is locked under it.
-    private var lock: Lock { runtime.pathLock(for: self) }
+    private var lock: ProcessLifetimeLock { runtime.pathLock(for: self) }
     private var steps: [Step]
 
     init(steps: [Step], chain: ResolutionChain) {

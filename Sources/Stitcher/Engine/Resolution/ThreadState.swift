@@ -62,10 +62,12 @@ final class ThreadState {
     /// The path last handed out by `newSharedPath(chain:_:)`, given again once nothing
     /// else holds it.
     @exclusivity(unchecked) private var spareSharedPath: InheritedResolution?
-    /// Numbers for the dependency scopes this thread opens, taken from the process-wide
-    /// count a block at a time (see `nextScopeNumber()`).
-    @exclusivity(unchecked) private var scopeNumbers = 0..<0
+    /// Numbers for the dependency scopes this thread opens (see `nextScopeNumber()`).
+    @exclusivity(unchecked) private var scopeNumbers = NumberBlock()
     private static let scopeNumberBlocks = ManagedAtomic<Int>(0)
+    /// Serial numbers for the index entries this thread makes (see `nextEntrySerial()`).
+    @exclusivity(unchecked) private var entrySerials = NumberBlock()
+    private static let entrySerialBlocks = ManagedAtomic<Int>(0)
 
     deinit {
         frames.deallocate()
@@ -150,16 +152,26 @@ final class ThreadState {
         return path
     }
 
-    /// A number no other dependency scope of the process has. Taken from a block of this
-    /// thread's: one process-wide count written by every request's scope would make the
-    /// cores of a busy server take turns at its cache line.
-    func nextScopeNumber() -> Int {
-        if scopeNumbers.isEmpty {
-            let blockSize = 256
-            let end = Self.scopeNumberBlocks.wrappingIncrementThenLoad(by: blockSize, ordering: .relaxed)
-            scopeNumbers = (end - blockSize + 1)..<(end + 1)
+    /// A number no other dependency scope of the process has.
+    func nextScopeNumber() -> Int { scopeNumbers.next(from: Self.scopeNumberBlocks) }
+
+    /// A number no other index entry of the process has (see `IndexEntry.serial`).
+    func nextEntrySerial() -> Int { entrySerials.next(from: Self.entrySerialBlocks) }
+
+    /// Numbers unique in the process, taken from a block of this thread's: one process-wide
+    /// count written by every request's scope would make the cores of a busy server take
+    /// turns at its cache line.
+    struct NumberBlock {
+        private var numbers = 0..<0
+
+        mutating func next(from count: ManagedAtomic<Int>) -> Int {
+            if numbers.isEmpty {
+                let blockSize = 256
+                let end = count.wrappingIncrementThenLoad(by: blockSize, ordering: .relaxed)
+                numbers = (end - blockSize + 1)..<(end + 1)
+            }
+            return numbers.popFirst()!
         }
-        return scopeNumbers.popFirst()!
     }
 
     @inline(__always)

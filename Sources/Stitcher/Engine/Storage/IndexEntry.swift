@@ -42,6 +42,10 @@ final class IndexEntry: @unchecked Sendable {
     /// The active container the registration belongs to: with the identity, what tells
     /// two registrations apart on a resolution path that crosses graphs.
     let owner: ObjectIdentifier
+    /// A number no other entry of the process has, ever: what a dependency scope's slot
+    /// names its entry by without holding it (an address can be reused once an entry is
+    /// released; a count written by every build would be a line every core fights for).
+    let serial = ThreadState.current.nextEntrySerial()
 
     enum Stored {
         case strong(AnyObject)
@@ -92,7 +96,7 @@ final class IndexEntry: @unchecked Sendable {
     }
 
     /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
-    var lock: Lock { runtime.stripedLock(for: self) }
+    var lock: ProcessLifetimeLock { runtime.stripedLock(for: self) }
 
     @inline(__always)
     private func word(_ index: Int) -> Word {

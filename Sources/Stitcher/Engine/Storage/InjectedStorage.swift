@@ -30,7 +30,7 @@ final class InjectedStorage<Value>: @unchecked Sendable {
     /// bit set once the value was reloaded.
     @usableFromInline let published = UnsafeAtomic<UInt>.create(0)
     /// Shared with other storages and index entries; held only for a few instructions.
-    private var lock: Lock {
+    private var lock: ProcessLifetimeLock {
         runtime.stripedLock(for: self)
     }
     private var value: Value?
