@@ -4,6 +4,15 @@ import Stitcher
 import StitcherTesting
 
 private final class Request: @unchecked Sendable { let id = UUID() }
+private final class Ledger: TeardownAware, @unchecked Sendable {
+    let generation: Int
+    let tornDown: Protected<[Int]>
+    init(_ generation: Int, _ tornDown: Protected<[Int]>) {
+        self.generation = generation
+        self.tornDown = tornDown
+    }
+    func tearDown() { tornDown.withLock { $0.append(generation) } }
+}
 private final class Greeting: @unchecked Sendable {
     let text: String
     init(_ text: String) { self.text = text }
@@ -185,5 +194,28 @@ struct ChildScopeTests {
         #expect(mixed.withLock { $0 } == 0)
         #expect(made.count == 800)
         #expect(made.alive == 0)
+    }
+
+    /// A scope names its slots by the entries' serial numbers, not their addresses: a
+    /// registration replaced while the scope is open (its entry released, a new one made,
+    /// perhaps at the same address) gets an instance of its own, and the replaced one is
+    /// still torn down when the scope ends, its container long gone.
+    @Test func aScopeTellsAReplacedRegistrationFromItsSuccessor() throws {
+        let graph = DependencyGraph.currentContext
+        let tornDown = Protected<[Int]>([])
+        let generations = try DependencyGraph.withScope {
+            var seen: [Int] = []
+            for generation in 0..<20 {
+                let container = DependencyContainer { Dependency { Ledger(generation, tornDown) }.scope(.scoped) }
+                graph.activate(container)
+                let ledger: Ledger = try DependencyGraph.inject()
+                #expect(try (DependencyGraph.inject() as Ledger) === ledger)
+                seen.append(ledger.generation)
+                graph.deactivate(container)
+            }
+            return seen
+        }
+        #expect(generations == Array(0..<20))
+        #expect(tornDown.withLock { $0 } == Array((0..<20).reversed()), "every instance, newest first")
     }
 }

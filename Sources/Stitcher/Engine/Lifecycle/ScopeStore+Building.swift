@@ -10,7 +10,8 @@ extension ScopeStore {
         case wait(for: ResolutionChain)
     }
 
-    /// Returns the scope's instance of `entry` for `key`, or builds, keeps and returns one.
+    /// Returns the scope's instance of `entry` for `key` (nil for a registration without
+    /// parameters), or builds, keeps and returns one.
     ///
     /// - Parameters:
     ///   - chain: the resolution asking, to detect waits that would deadlock.
@@ -20,7 +21,7 @@ extension ScopeStore {
     ///   - make: builds the instance; told whether the scope is bound to a task, whose child
     ///     tasks, those the factory starts included, see it.
     func instance(
-        of entry: IndexEntry, for key: ArgumentKey, chain: ResolutionChain,
+        of entry: IndexEntry, for key: ArgumentKey?, chain: ResolutionChain,
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
         make: (_ sharedWithTasks: Bool) throws -> AnyObject
     ) throws -> AnyObject {
@@ -60,14 +61,14 @@ extension ScopeStore {
     func builtInstance(of entry: IndexEntry) -> AnyObject? {
         lock.lock()
         defer { lock.unlock() }
-        guard !isClosed, let index = position(of: entry, .empty) else { return nil }
+        guard !isClosed, let index = position(of: entry, nil) else { return nil }
         return slots[index].instance
     }
 
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by
     /// suspending instead of blocking the thread.
     func instance(
-        of entry: IndexEntry, for key: ArgumentKey, chain: ResolutionChain,
+        of entry: IndexEntry, for key: ArgumentKey?, chain: ResolutionChain,
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
         make: () async throws -> AnyObject
     ) async throws -> AnyObject {
@@ -102,7 +103,7 @@ extension ScopeStore {
 
     /// Finds the instance, claims the slot, or names the build to wait for; nil once the
     /// scope has ended. The caller holds the lock.
-    private func claim(_ entry: IndexEntry, _ key: ArgumentKey, _ chain: ResolutionChain) -> Claim? {
+    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: ResolutionChain) -> Claim? {
         if isClosed { return nil }
         guard let index = position(of: entry, key) else { return .claimed(claimNewSlot(entry, key, by: chain)) }
         if let instance = slots[index].instance { return .built(instance) }

@@ -36,7 +36,9 @@ final class ScopeStore: @unchecked Sendable {
         /// The registration's entry, by its serial number: the slot does not hold the entry,
         /// whose reference count every core would otherwise write.
         let entry: Int
-        let key: ArgumentKey
+        /// The parameter values; nil for a registration that takes none (most: no key to
+        /// copy, compare or release).
+        let key: ArgumentKey?
         /// The resolution building the instance, while one is.
         var builder: ResolutionChain?
         var instance: AnyObject?
@@ -67,7 +69,7 @@ final class ScopeStore: @unchecked Sendable {
 
     private struct SlotKey: Hashable {
         let entry: Int
-        let key: ArgumentKey
+        let key: ArgumentKey?
     }
 
     init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) {
@@ -97,19 +99,20 @@ final class ScopeStore: @unchecked Sendable {
     /// How many scopes enclose this one.
     var depth: Int { parent.map { $0.depth + 1 } ?? 0 }
 
-    /// The position of the slot for `entry` and `key`; the caller holds the lock.
-    func position(of entry: IndexEntry, _ key: ArgumentKey) -> Int? {
+    /// The position of the slot for `entry` and `key` (nil: no parameters); the caller
+    /// holds the lock.
+    func position(of entry: IndexEntry, _ key: ArgumentKey?) -> Int? {
         if let positions { return positions[SlotKey(entry: entry.serial, key: key)] }
         // Through the buffer: no slot is copied (and none of its references counted).
         return slots.withUnsafeBufferPointer { buffer in
             buffer.firstIndex { slot in
-                slot.entry == entry.serial && (key.values.isEmpty ? slot.key.values.isEmpty : slot.key == key)
+                slot.entry == entry.serial && slot.key == key
             }
         }
     }
 
     /// Appends a slot claimed by `builder`; the caller holds the lock.
-    func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey, by builder: ResolutionChain) -> Int {
+    func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: ResolutionChain) -> Int {
         if slots.isEmpty { slots.reserveCapacity(8) }
         slots.append(Slot(entry: entry.serial, key: key, builder: builder))
         let index = slots.count - 1

@@ -113,7 +113,8 @@ extension GraphEngine {
         let waitPath = { steps.map(\.context) + [step.context] }
         if let scope {
             return try await scope.instance(
-                of: entry, for: key, chain: chain, path: waitPath, ended: { scopeEnded(entry, nil) }, make: make)
+                of: entry, for: record.takesParameters ? key : nil, chain: chain, path: waitPath,
+                ended: { scopeEnded(entry, nil) }, make: make)
         }
         if record.lifetime == .transient { return try await make() }
         return try await entry.instance(

@@ -27,10 +27,11 @@ extension GraphEngine {
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
+        let stored = key ?? .empty
         return try entry.instance(
-            for: key, strongly: strongly, chain: chain,
+            for: stored, strongly: strongly, chain: chain,
             path: { self.path(to: entry, state) },
-            make: { try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain) })
+            make: { try instantiateSharingPath(entry, arguments, stored, state, inherited: inherited, chain: chain) })
     }
 
     /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
@@ -58,21 +59,26 @@ extension GraphEngine {
                 // Tasks the factory starts cannot see a scope bound to this thread only: no
                 // path to share with them.
                 sharedWithTasks
-                    ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain)
+                    ? try instantiateSharingPath(entry, arguments, key ?? .empty, state, inherited: inherited, chain: chain)
                     : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
             })
     }
 
     /// What finding or building a stored instance of `entry` (kept by its entry or by a
-    /// scope) starts from, once no cycle leads to it: the key of its instance, the path
-    /// inherited from a parent task, and the identity of the resolution asking.
+    /// scope) starts from, once no cycle leads to it: the key of its instance (nil when the
+    /// registration takes no parameters), the path inherited from a parent task, and the
+    /// identity of the resolution asking.
     @inline(__always)
     private func storedBuild(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState
-    ) throws -> (key: ArgumentKey, inherited: InheritedResolution?, chain: ResolutionChain) {
+    ) throws -> (key: ArgumentKey?, inherited: InheritedResolution?, chain: ResolutionChain) {
         try checkCycle(entry, arguments, state)
-        guard let key = entry.record.takesParameters ? arguments.key : ArgumentKey.empty else {
-            throw scopeError(.unhashableParameters(types: arguments.typeNames), entry, state)
+        var key: ArgumentKey?
+        if entry.record.takesParameters {
+            guard let parameters = arguments.key else {
+                throw scopeError(.unhashableParameters(types: arguments.typeNames), entry, state)
+            }
+            key = parameters
         }
         let inherited = inheritedResolution(state)
         let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
