@@ -99,12 +99,11 @@ extension GraphEngine {
                 // entry, alive however the factory changes the graph.
                 return try makeTransient(entry, nil, state)
             case .scoped where arguments.isEmpty:
-                // A built instance is read without holding the entry (as most injections
-                // of a request's dependencies are): every core counting references to it
-                // would make them take turns at the line every lookup of it reads.
-                let scope = try servingScope(for: entry, state)
-                if let instance = scope.builtInstance(of: entry) { return instance }
-                return try buildScoped(unretained.takeUnretainedValue(), in: scope, arguments, state)
+                // Through `instance(of:…)`, holding the entry: reading a built instance here
+                // without holding it counted fewer references, but its extra code in this
+                // path (inlined into every lookup) cost the example server 2–5% of its
+                // throughput under load (`Examples/TodoServer/load-check.sh`).
+                break
             case .parameterized where entry.record.accepts(arguments):
                 if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
             case .publishedView where arguments.isEmpty:
