@@ -10,6 +10,9 @@ let package = Package(
         .package(name: "Stitcher", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        // Its `Dependencies` library only: no traits (clocks, Combine schedulers), and so no
+        // macros and no swift-syntax to build.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: []),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +21,7 @@ let package = Package(
                 .product(name: "Stitcher", package: "Stitcher"),
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
                 "OpaqueUse",
                 "ScopeWorkload",
             ],
@@ -30,7 +34,11 @@ let package = Package(
         .target(name: "HeapStatistics", path: "Sources/HeapStatistics"),
         .target(
             name: "ScopeWorkload",
-            dependencies: [.product(name: "Stitcher", package: "Stitcher"), "OpaqueUse"],
+            dependencies: [
+                .product(name: "Stitcher", package: "Stitcher"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                "OpaqueUse",
+            ],
             path: "Sources/ScopeWorkload"
         ),
         .executableTarget(
@@ -38,6 +46,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Stitcher", package: "Stitcher"),
                 .product(name: "Swinject", package: "Swinject"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
                 "HeapStatistics",
                 "OpaqueUse",
                 "ScopeWorkload",

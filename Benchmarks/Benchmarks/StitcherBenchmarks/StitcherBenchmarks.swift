@@ -6,7 +6,7 @@ import Stitcher
 import Swinject
 
 // Workloads are numbered as in the README's table. Each has a hand-written baseline and,
-// where it applies, Swinject doing the same work.
+// where they apply, Swinject and swift-dependencies doing the same work.
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -31,6 +31,9 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("1 singleton by type: Swinject") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(swinject.resolve(SingletonService.self)!) }
+    }
+    Benchmark("1 singleton by type: swift-dependencies @Dependency live value") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swiftDependenciesSingleton()) }
     }
 
     // 2. Transient class by type.
@@ -205,6 +208,10 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("9 @Injected read: Stitcher") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(holder.injected) }
     }
+    let dependencyHolder = DependencyHolder()
+    Benchmark("9 @Injected read: swift-dependencies @Dependency") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(dependencyHolder.dependency) }
+    }
     // The same reads, each passed to a function the optimizer cannot see into.
     Benchmark("9 @Injected read, opaque use: baseline stored property") { benchmark in
         for _ in benchmark.scaledIterations { use(holder.stored) }
@@ -226,6 +233,9 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("11 request scope: Stitcher", configuration: perRequest) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try stitcherRequest()) }
+    }
+    Benchmark("11 request scope: swift-dependencies withDependencies", configuration: perRequest) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swiftDependenciesRequest()) }
     }
 
     shapeBenchmarks()

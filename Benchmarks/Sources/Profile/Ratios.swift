@@ -8,8 +8,8 @@ import Swinject
 // alternating bursts. This VM switches between a fast and a slow mode every few seconds;
 // package-benchmark measures one row after the other, so a row and its baseline can land
 // in different modes. Here a burst of each takes about a millisecond, and the ratio is
-// taken per pair of bursts, then the median over many pairs. Swinject, where it does the
-// same work, runs in the same rounds.
+// taken per pair of bursts, then the median over many pairs. Swinject and
+// swift-dependencies, where they do the same work, run in the same rounds.
 
 /// Nanoseconds per call of `body` over `count` calls, each result passed to `use(_:)`.
 @inline(__always)
@@ -25,33 +25,42 @@ func median(_ values: [Double]) -> Double {
 }
 
 /// Prints the medians of the baseline, of Stitcher and of their ratio over `rounds` rounds
-/// of one burst each, rotating which runs first; with Swinject's too when given.
+/// of one burst each, rotating which runs first; with Swinject's and swift-dependencies'
+/// too when given (each as a factor of Stitcher's time).
 @inline(__always)
 func compare(
     _ name: String, burst: Int, rounds: Int = 61,
-    baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject, swinject: (() -> AnyObject)? = nil
+    baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject, swinject: (() -> AnyObject)? = nil,
+    swiftDependencies: (() -> AnyObject)? = nil
 ) rethrows {
-    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
+    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+    var theirs: [[Double]] = [[], []], factors: [[Double]] = [[], []]
+    let others = [swinject.map { ($0, burst / 20) }, swiftDependencies.map { ($0, burst / 20) }]
     _ = try nanoseconds(burst, baseline)
     _ = try nanoseconds(burst, stitcher)
     for round in 0..<rounds {
-        var b = 0.0, s = 0.0, w = 0.0
-        for turn in 0..<3 {
-            switch (round + turn) % 3 {
+        var b = 0.0, s = 0.0, o = [0.0, 0.0]
+        for turn in 0..<4 {
+            switch (round + turn) % 4 {
             case 0: b = try nanoseconds(burst, baseline)
             case 1: s = try nanoseconds(burst, stitcher)
-            default: if let swinject { w = nanoseconds(burst / 20, swinject) }
+            case let other: if let (body, count) = others[other - 2] { o[other - 2] = nanoseconds(count, body) }
             }
         }
         base.append(b)
         ours.append(s)
         ratios.append(s / b)
-        theirs.append(w)
-        factors.append(w / s)
+        for other in 0..<2 {
+            theirs[other].append(o[other])
+            factors[other].append(o[other] / s)
+        }
     }
     var row = [name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
                String(format: "%.2f×", median(ratios))]
-    row += swinject == nil ? ["—", "—"] : [String(format: "%.0f", median(theirs)), String(format: "%.0f×", median(factors))]
+    for other in 0..<2 {
+        row += others[other] == nil
+            ? ["—", "—"] : [String(format: "%.0f", median(theirs[other])), String(format: "%.1f×", median(factors[other]))]
+    }
     print("| " + row.joined(separator: " | ") + " |")
 }
 
@@ -70,17 +79,20 @@ func printRatios() throws {
     }
     let properties = Properties()
     _ = properties.injected
+    let dependencyHolder = SingleDependencyHolder()
     var index = 0
     let swinject = makeSwinjectContainer()
     let wideSwinject = Container()
     for name in wideNames {
         wideSwinject.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container)
     }
-    print("| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher |")
-    print("| - | - | - | - | - | - |")
+    print("| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher "
+        + "| swift-dependencies | swift-dependencies ÷ Stitcher |")
+    print("| - | - | - | - | - | - | - | - |")
     try compare("1 singleton by type (stored closure)", burst: 20_000,
                 baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) as Single },
-                swinject: { swinject.resolve(Single.self)! })
+                swinject: { swinject.resolve(Single.self)! },
+                swiftDependencies: { swiftDependenciesSingle() })
     try compare("2 transient (initializer)", burst: 20_000,
                 baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) },
                 swinject: { swinject.resolve(Transient.self)! })
@@ -123,12 +135,13 @@ func printRatios() throws {
     DependencyGraph.activate(scopeWorkloadContainer())
     let processClock = ProcessClock()
     try compare("11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
-                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() })
+                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() },
+                swiftDependencies: { swiftDependenciesRequest() })
     try printHeldGraphCosts()
     compare("9 @Injected read (stored let)", burst: 50_000,
-            baseline: { properties.stored }, stitcher: { properties.injected })
+            baseline: { properties.stored }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
     compare("9 @Injected read (stored var)", burst: 50_000,
-            baseline: { properties.storedVariable }, stitcher: { properties.injected })
+            baseline: { properties.storedVariable }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
 }
 
 /// A main-actor type (workload 10).

@@ -4,8 +4,9 @@ import ScopeWorkload
 import Stitcher
 
 // `Profile server-request`: workload 11b (the dependencies of one TodoServer request, in
-// an asynchronous scope) next to the same objects made by hand, in alternating bursts run
-// by one task; prints both medians and the median ratio. `Profile server-request stitcher`
+// an asynchronous scope) next to the same objects made by hand and to swift-dependencies'
+// form of it, in alternating bursts run by one task; prints the medians and the median
+// ratios. `Profile server-request stitcher`
 // runs Stitcher's side alone, for a profiler.
 
 /// Nanoseconds per request of `count` requests made by `body`.
@@ -27,21 +28,22 @@ func compareServerRequest(only: String?) {
                 return
             }
             let burst = 5_000
-            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
             for round in 0..<41 {
-                var b = 0.0, s = 0.0
-                for turn in 0..<2 {
-                    if (round + turn) % 2 == 0 {
-                        b = try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) }
-                    } else {
-                        s = try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) }
+                var b = 0.0, s = 0.0, d = 0.0
+                for turn in 0..<3 {
+                    switch (round + turn) % 3 {
+                    case 0: b = try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) }
+                    case 1: s = try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) }
+                    default: d = try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) }
                     }
                 }
-                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b) }
+                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b); theirs.append(d); factors.append(d / s) }
             }
             print("11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
                 + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
-                + "cost \(Int(median(ours) - median(base))) ns per request")
+                + "cost \(Int(median(ours) - median(base))) ns per request; swift-dependencies (withDependencies "
+                + "around objects made by hand) \(Int(median(theirs))) ns, \((median(factors) * 100).rounded() / 100)× Stitcher's")
         } catch {
             print("server-request failed: \(error)")
         }
