@@ -28,10 +28,11 @@ private final class Tenant: Sendable {
     let dependencies = DependencyGraph.Context.isolated()
 
     init(configuration: TenantConfiguration) {
-        dependencies.activate(DependencyContainer {
-            Dependency { configuration }
-            Dependency(autowiring: ReportStore.init).scope(.singleton)
-        })
+        dependencies.activate(
+            DependencyContainer {
+                Dependency { configuration }
+                Dependency(autowiring: ReportStore.init).scope(.singleton)
+            })
     }
 }
 
@@ -64,9 +65,10 @@ struct DocumentationArticleSnippetTests {
     }
 
     @Test func errorsArticleUnwrapsAFactorysError() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> ReportArchive in throw DiskFull() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> ReportArchive in throw DiskFull() }
+            })
         var caught: DiskFull?
         do {
             _ = try DependencyGraph.inject() as ReportArchive
@@ -85,10 +87,11 @@ struct DocumentationArticleSnippetTests {
     }
 
     @Test func observingArticleRecordsTheEdgesUsed() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { StripeGateway() }.conforms(to: (any PaymentGateway).self).scope(.singleton)
-            Dependency(autowiring: CheckoutService.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { StripeGateway() }.conforms(to: (any PaymentGateway).self).scope(.singleton)
+                Dependency(autowiring: CheckoutService.init)
+            })
         let recorder = DependencyEdgeRecorder()
         DependencyGraph.observer = recorder
         _ = try DependencyGraph.inject() as CheckoutService

@@ -16,7 +16,7 @@ struct TracingDocumentationSnippetTests {
         logger.logLevel = .trace
         DependencyGraph.observer = DependencyGraphObserverGroup(
             DependencyLogger(logger: logger, slowFactoryThreshold: .milliseconds(20)),
-            DependencyTracer()   // spans from InstrumentationSystem.tracer
+            DependencyTracer()  // spans from InstrumentationSystem.tracer
         )
         DependencyGraph.activate(DependencyContainer { Dependency { Database() }.scope(.singleton) })
         #expect(try (DependencyGraph.inject() as Database) === (try DependencyGraph.inject() as Database))
