@@ -13,7 +13,9 @@ final class Logger: PostInstantiationAware, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var lines: [String] = []
     func log(_ line: String) {
-        lock.lock(); lines.append(line); lock.unlock()
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
         print("  log: \(line)")
     }
     func didInstantiate() { log("logger ready") }
@@ -27,8 +29,16 @@ final class Cache: @unchecked Sendable {
     private var storage: [String: String] = [:]
     init(region: CacheRegion) { self.region = region }
     subscript(key: String) -> String? {
-        get { lock.lock(); defer { lock.unlock() }; return storage[key] }
-        set { lock.lock(); storage[key] = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage[key]
+        }
+        set {
+            lock.lock()
+            storage[key] = newValue
+            lock.unlock()
+        }
     }
 }
 

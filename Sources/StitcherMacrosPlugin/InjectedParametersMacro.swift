@@ -40,13 +40,15 @@ public struct InjectedParametersMacro: PeerMacro {
             valid = false
             var fixIts: [FixIt] = []
             if let arguments = options.arguments {
-                fixIts.append(FixIt(
-                    message: StitcherFixIt(message: "Remove '\(ignored.name)'"),
-                    changes: [.replace(oldNode: Syntax(arguments), newNode: Syntax(removing(ignored.element, from: arguments)))]
-                ))
+                fixIts.append(
+                    FixIt(
+                        message: StitcherFixIt(message: "Remove '\(ignored.name)'"),
+                        changes: [.replace(oldNode: Syntax(arguments), newNode: Syntax(removing(ignored.element, from: arguments)))]
+                    ))
             }
-            context.diagnose(Diagnostic(
-                node: ignored.expression, message: StitcherMacroDiagnostic.unknownIgnoredParameter, fixIts: fixIts))
+            context.diagnose(
+                Diagnostic(
+                    node: ignored.expression, message: StitcherMacroDiagnostic.unknownIgnoredParameter, fixIts: fixIts))
         }
         let ignoredNames = Set(options.ignored.map(\.name))
         let injected = parameters.filter { !ignoredNames.contains($0.internalName) }
@@ -86,30 +88,37 @@ public struct InjectedParametersMacro: PeerMacro {
         let effectText = effects.map { " " + $0.trimmedDescription } ?? ""
 
         if let initializer = declaration.as(InitializerDeclSyntax.self) {
-            let modifiers = keptModifiers(initializer.modifiers, allowed: ["public", "package", "internal", "fileprivate", "private", "nonisolated"])
+            let modifiers = keptModifiers(
+                initializer.modifiers, allowed: ["public", "package", "internal", "fileprivate", "private", "nonisolated"])
             let convenience = options.parent == "classParent" ? "convenience " : ""
             let optional = initializer.optionalMark?.text ?? ""
-            return ["""
-            \(raw: modifiers)\(raw: convenience)init\(raw: optional)(\(raw: kept))\(raw: effectText) {
-                \(raw: callPrefix)self.init(\(raw: arguments))
-            }
-            """]
+            return [
+                """
+                \(raw: modifiers)\(raw: convenience)init\(raw: optional)(\(raw: kept))\(raw: effectText) {
+                    \(raw: callPrefix)self.init(\(raw: arguments))
+                }
+                """
+            ]
         }
         let function = declaration.as(FunctionDeclSyntax.self)!
-        let modifiers = keptModifiers(function.modifiers, allowed: [
-            "public", "package", "internal", "fileprivate", "private", "open", "static", "class", "mutating", "nonisolated",
-        ])
+        let modifiers = keptModifiers(
+            function.modifiers,
+            allowed: [
+                "public", "package", "internal", "fileprivate", "private", "open", "static", "class", "mutating", "nonisolated",
+            ])
         let attributes = function.attributes.filter { element in
             guard case .attribute(let attribute) = element else { return false }
             return attribute.attributeName.trimmedDescription == "discardableResult"
         }.map { $0.trimmedDescription + " " }.joined()
         let returnClause = function.signature.returnClause.map { " " + $0.trimmedDescription } ?? ""
         let name = function.name.text
-        return ["""
-        \(raw: attributes)\(raw: modifiers)func \(raw: name)(\(raw: kept))\(raw: effectText)\(raw: returnClause) {
-            return \(raw: callPrefix)\(raw: name)(\(raw: arguments))
-        }
-        """]
+        return [
+            """
+            \(raw: attributes)\(raw: modifiers)func \(raw: name)(\(raw: kept))\(raw: effectText)\(raw: returnClause) {
+                return \(raw: callPrefix)\(raw: name)(\(raw: arguments))
+            }
+            """
+        ]
     }
 
     /// The argument list without `element`; a following argument inherits its label.
@@ -129,9 +138,10 @@ public struct InjectedParametersMacro: PeerMacro {
             }
         }
         let count = remaining.count
-        return LabeledExprListSyntax(remaining.enumerated().map { index, argument in
-            argument.with(\.trailingComma, index == count - 1 ? nil : .commaToken(trailingTrivia: .space))
-        })
+        return LabeledExprListSyntax(
+            remaining.enumerated().map { index, argument in
+                argument.with(\.trailingComma, index == count - 1 ? nil : .commaToken(trailingTrivia: .space))
+            })
     }
 
     private static func keptModifiers(_ modifiers: DeclModifierListSyntax, allowed: Set<String>) -> String {
@@ -165,8 +175,8 @@ public struct InjectedParametersMacro: PeerMacro {
                     byName = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "stitcherByName"
                 default:
                     guard inIgnoring,
-                          let literal = argument.expression.as(StringLiteralExprSyntax.self),
-                          let name = literal.representedLiteralValue
+                        let literal = argument.expression.as(StringLiteralExprSyntax.self),
+                        let name = literal.representedLiteralValue
                     else { continue }
                     ignored.append(Ignored(name: name, expression: argument.expression, element: argument))
                 }

@@ -41,13 +41,16 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         } else {
             let first = initializers[0]
             let marked = first.with(\.attributes, first.attributes + [.attribute("@PreferredInitializer ")])
-            context.diagnose(Diagnostic(
-                node: node, message: StitcherMacroDiagnostic.severalInitializers,
-                fixIts: [FixIt(
-                    message: StitcherFixIt(message: "Mark the first initializer with @PreferredInitializer"),
-                    changes: [.replace(oldNode: Syntax(first), newNode: Syntax(marked))]
-                )]
-            ))
+            context.diagnose(
+                Diagnostic(
+                    node: node, message: StitcherMacroDiagnostic.severalInitializers,
+                    fixIts: [
+                        FixIt(
+                            message: StitcherFixIt(message: "Mark the first initializer with @PreferredInitializer"),
+                            changes: [.replace(oldNode: Syntax(first), newNode: Syntax(marked))]
+                        )
+                    ]
+                ))
             return []
         }
         let arguments = Arguments(node)
@@ -64,9 +67,11 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         let isAsync = chosen.declaration.signature.effectSpecifiers?.asyncSpecifier != nil
         let optional = chosen.declaration.optionalMark != nil
         let effects = (isAsync ? " async" : "") + (isThrowing ? " throws" : "")
-        let construction = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
+        let construction =
+            (isThrowing ? "try " : "") + (isAsync ? "await " : "")
             + "\(typeName)(\(call))\(optional ? "!" : "")"
-        let closureHead = isAsync
+        let closureHead =
+            isAsync
             ? "(\(closureParameters))\(effects) -> \(typeName) in"
             : "(\(closureParameters)) in"
         // A `@MainActor` type's initializer runs on the main actor: so does its factory. The
@@ -77,25 +82,30 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
         let locator = arguments.locator ?? "DependencyLocator.type(\(typeName).self)"
         let scope = arguments.scope ?? "DependencyScope.automatic(for: \(typeName).self)"
         let eagerness = arguments.eagerness ?? "DependencyEagerness.lazy"
-        let access = declaration.modifiers.map(\.name.text).first { ["public", "package", "open"].contains($0) }
+        let access =
+            declaration.modifiers.map(\.name.text).first { ["public", "package", "open"].contains($0) }
             .map { $0 == "open" ? "public " : $0 + " " } ?? ""
 
-        var members: [DeclSyntax] = ["""
-        \(raw: access)nonisolated static var dependencyRegistration: Dependency<\(raw: typeName)> {
-            Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)\(raw: isolation)) { \(raw: closureHead)
-                \(raw: construction)
-            }\(raw: chosen.declarations.map { "\n" + $0 }.joined())
-        }
-        """]
+        var members: [DeclSyntax] = [
+            """
+            \(raw: access)nonisolated static var dependencyRegistration: Dependency<\(raw: typeName)> {
+                Dependency<\(raw: typeName)>(locator: \(raw: locator), scope: \(raw: scope), eagerness: \(raw: eagerness)\(raw: isolation)) { \(raw: closureHead)
+                    \(raw: construction)
+                }\(raw: chosen.declarations.map { "\n" + $0 }.joined())
+            }
+            """
+        ]
         if let name = arguments.name {
-            members.append("""
-            \(raw: access)nonisolated static var dependencyName: String { DependencyLocator.name(\(raw: name)).locatedName! }
-            """)
+            members.append(
+                """
+                \(raw: access)nonisolated static var dependencyName: String { DependencyLocator.name(\(raw: name)).locatedName! }
+                """)
         }
         if let value = arguments.value {
-            members.append("""
-            \(raw: access)nonisolated static var dependencyValue: AnyHashable { AnyHashable(\(raw: value)) }
-            """)
+            members.append(
+                """
+                \(raw: access)nonisolated static var dependencyValue: AnyHashable { AnyHashable(\(raw: value)) }
+                """)
         }
         return members
     }
@@ -128,8 +138,9 @@ public struct RegisterableMacro: MemberMacro, ExtensionMacro {
                 case "by":
                     locator = text.hasPrefix(".") ? "DependencyLocator" + text : text
                     if let call = argument.expression.as(FunctionCallExprSyntax.self),
-                       let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-                       let first = call.arguments.first {
+                        let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                        let first = call.arguments.first
+                    {
                         switch member.declName.baseName.text {
                         case "name": name = first.expression.trimmedDescription
                         case "value": value = first.expression.trimmedDescription

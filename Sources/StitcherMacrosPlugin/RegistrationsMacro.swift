@@ -12,7 +12,7 @@ public struct RegistrationsMacro: ExpressionMacro {
         var lines: [String] = []
         for argument in node.arguments {
             guard let member = argument.expression.as(MemberAccessExprSyntax.self),
-                  member.declName.baseName.text == "self", let base = member.base
+                member.declName.baseName.text == "self", let base = member.base
             else {
                 context.diagnose(Diagnostic(node: argument.expression, message: StitcherMacroDiagnostic.notATypeList))
                 return "DependencyGroup {}"

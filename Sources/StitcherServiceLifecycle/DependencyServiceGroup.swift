@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
-import UnixSignals
 import Stitcher
+import UnixSignals
 
 /// Runs the services registered in a dependency graph in a swift-service-lifecycle
 /// `ServiceGroup`, each started after every service it depends on and shut down before them.
@@ -80,10 +80,12 @@ public struct DependencyServiceGroup: Service {
     /// until they finish or a signal shuts the group down.
     public func run() async throws {
         let services = try await services()
-        let configurations = services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0.service, serviceName: $0.name) }
+        let configurations =
+            services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0.service, serviceName: $0.name) }
             + followedBy.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: configurations, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: configurations, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         try await group.run()
     }
 }
@@ -113,7 +115,7 @@ public struct ServiceDependencyError: Error, CustomStringConvertible {
         switch failure {
         case .cycle(let path):
             reason = .cycle(path.map(\.description))
-        case let .notOneInstance(dependency, scope, takesParameters):
+        case .notOneInstance(let dependency, let scope, let takesParameters):
             reason = .notASingleton(service: dependency.description, scope: scope.description, takesParameters: takesParameters)
         }
     }
@@ -124,7 +126,7 @@ public struct ServiceDependencyError: Error, CustomStringConvertible {
             "Services depend on each other in a cycle: \(path.joined(separator: " -> ")); none can start first. "
                 + "To fix this, break the cycle: move what they share into a registration that is not a Service, "
                 + "or have one of them inject the other when first used instead of when built."
-        case let .notASingleton(service, scope, takesParameters):
+        case .notASingleton(let service, let scope, let takesParameters):
             "The service \(service) \(takesParameters ? "takes parameters" : "is \(scope)"): a service group runs one "
                 + "instance of each service, the one injected elsewhere. To fix this, register it "
                 + "`.scope(.singleton)`\(takesParameters ? " without parameters" : "")."

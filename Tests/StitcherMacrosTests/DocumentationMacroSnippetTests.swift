@@ -23,12 +23,13 @@ final class ReportService: Sendable {
 @Suite(.isolatedDependencyGraph)
 struct DocumentationMacroSnippetTests {
     @Test func macros() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { ReportFormatter() }
-            ReportService.dependencyRegistration
-        })
-        let service: ReportService = try DependencyGraph.inject()   // made with ReportService()
-        #expect(service.formatter === (try DependencyGraph.inject() as ReportFormatter))   // .shared, held by the service
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { ReportFormatter() }
+                ReportService.dependencyRegistration
+            })
+        let service: ReportService = try DependencyGraph.inject()  // made with ReportService()
+        #expect(service.formatter === (try DependencyGraph.inject() as ReportFormatter))  // .shared, held by the service
         try DependencyGraph.verify()
     }
 }

@@ -1,9 +1,9 @@
+import StitcherMacrosPlugin
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
-import StitcherMacrosPlugin
 
 let stitcherMacros: [String: MacroSpec] = [
     "InjectedParameters": MacroSpec(type: InjectedParametersMacro.self),

@@ -11,14 +11,14 @@ import Testing
             }
             """,
             expandedSource: """
-            final class Uploader {
-                public init(session: NetworkingSession) {}
+                final class Uploader {
+                    public init(session: NetworkingSession) {}
 
-                public convenience init() {
-                    self.init(session: try! DependencyGraph.inject(byType: NetworkingSession.self))
+                    public convenience init() {
+                        self.init(session: try! DependencyGraph.inject(byType: NetworkingSession.self))
+                    }
                 }
-            }
-            """
+                """
         )
     }
 
@@ -31,14 +31,14 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Loader {
-                init(url: String, _ client: HTTPClient) async throws {}
+                struct Loader {
+                    init(url: String, _ client: HTTPClient) async throws {}
 
-                init(url: String) async throws {
-                    try await self.init(url: url, try DependencyGraph.inject(byType: HTTPClient.self))
+                    init(url: String) async throws {
+                        try await self.init(url: url, try DependencyGraph.inject(byType: HTTPClient.self))
+                    }
                 }
-            }
-            """
+                """
         )
     }
 
@@ -54,20 +54,20 @@ import Testing
             }
             """,
             expandedSource: """
-            struct Files {
-                @discardableResult
-                public mutating func upload(file: URL, using session: NetworkingSession) throws -> Int { 0 }
+                struct Files {
+                    @discardableResult
+                    public mutating func upload(file: URL, using session: NetworkingSession) throws -> Int { 0 }
 
-                @discardableResult public mutating func upload(file: URL) throws -> Int {
-                    return try upload(file: file, using: try DependencyGraph.inject(byType: NetworkingSession.self))
-                }
-                static func make(clock: Clock) -> Files { Files() }
+                    @discardableResult public mutating func upload(file: URL) throws -> Int {
+                        return try upload(file: file, using: try DependencyGraph.inject(byType: NetworkingSession.self))
+                    }
+                    static func make(clock: Clock) -> Files { Files() }
 
-                static func make() -> Files {
-                    return make(clock: try! DependencyGraph.inject(byName: "clock"))
+                    static func make() -> Files {
+                        return make(clock: try! DependencyGraph.inject(byName: "clock"))
+                    }
                 }
-            }
-            """
+                """
         )
     }
 
@@ -78,8 +78,8 @@ import Testing
             func upload(file: URL, session: NetworkingSession) {}
             """,
             expandedSource: """
-            func upload(file: URL, session: NetworkingSession) {}
-            """,
+                func upload(file: URL, session: NetworkingSession) {}
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "This name matches no parameter. To fix this, remove it or use the name of a parameter.",
@@ -87,9 +87,9 @@ import Testing
             ],
             applyFixIts: ["Remove 'fiel'"],
             fixedSource: """
-            @InjectedParameters(ignoring: "file")
-            func upload(file: URL, session: NetworkingSession) {}
-            """
+                @InjectedParameters(ignoring: "file")
+                func upload(file: URL, session: NetworkingSession) {}
+                """
         )
     }
 
@@ -100,11 +100,12 @@ import Testing
             func run<T>(value: T) {}
             """,
             expandedSource: """
-            func run<T>(value: T) {}
-            """,
+                func run<T>(value: T) {}
+                """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@InjectedParameters cannot inject into a generic declaration: the dependency types must be known. To fix this, remove the generic parameters, or write the overload by hand.",
+                    message:
+                        "@InjectedParameters cannot inject into a generic declaration: the dependency types must be known. To fix this, remove the generic parameters, or write the overload by hand.",
                     line: 2, column: 9)
             ]
         )
@@ -121,19 +122,21 @@ import Testing
             func only(a: Int) {}
             """,
             expandedSource: """
-            var session: NetworkingSession
-            func update(values: inout [Int]) {}
-            func only(a: Int) {}
-            """,
+                var session: NetworkingSession
+                func update(values: inout [Int]) {}
+                func only(a: Int) {}
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "@InjectedParameters applies to initializers and functions. To fix this, move it to an 'init' or a 'func'.",
                     line: 1, column: 1),
                 DiagnosticSpec(
-                    message: "An 'inout', variadic or opaque ('some') parameter cannot be injected. To fix this, add its name to 'ignoring:'.",
+                    message:
+                        "An 'inout', variadic or opaque ('some') parameter cannot be injected. To fix this, add its name to 'ignoring:'.",
                     line: 4, column: 13),
                 DiagnosticSpec(
-                    message: "Every parameter is ignored, so there is nothing to inject. To fix this, remove @InjectedParameters or stop ignoring a parameter.",
+                    message:
+                        "Every parameter is ignored, so there is nothing to inject. To fix this, remove @InjectedParameters or stop ignoring a parameter.",
                     line: 5, column: 1),
             ]
         )

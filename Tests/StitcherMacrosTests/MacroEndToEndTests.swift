@@ -102,11 +102,12 @@ final class Archive: Sendable {
 @Suite(.isolatedDependencyGraph)
 struct MacroEndToEndTests {
     @Test func injectedParametersResolveFromTheGraph() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
-            Dependency { Clock(offset: 3) }
-            Dependency { "primary.example.org" }.named("primaryHost")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
+                Dependency { Clock(offset: 3) }
+                Dependency { "primary.example.org" }.named("primaryHost")
+            })
         let model = UploadViewModel()
         #expect(model.session.host == "example.org")
         #expect(model.clock.offset == 3)
@@ -115,17 +116,19 @@ struct MacroEndToEndTests {
     }
 
     @Test func verifyChecksWhatARegisterableTypeInjects() throws {
-        DependencyGraph.activate(DependencyContainer {
-            #registrations(SessionReporter.self, HostReporter.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                #registrations(SessionReporter.self, HostReporter.self)
+            })
         let problems = DependencyGraph.verificationReport().problems
         #expect(problems.map(\.kind) == [.missingDependency, .missingDependency])
         #expect(problems.map(\.requested) == [.type("NetworkingSession"), .name("primaryHost")])
         #expect(problems.last?.fix.contains("`Dependency { String(…) }.named(\"primaryHost\")`") == true)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
-            Dependency { "primary.example.org" }.named("primaryHost")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { NetworkingSession(host: "example.org") }.scope(.singleton)
+                Dependency { "primary.example.org" }.named("primaryHost")
+            })
         try DependencyGraph.verify(.instantiating)
         #expect(try DependencyGraph.inject(byType: HostReporter.self).host == "primary.example.org")
     }
@@ -145,10 +148,11 @@ struct MacroEndToEndTests {
     }
 
     @Test func registerableTypesRegisterThemselves() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Repository.dependencyRegistration
-            #registrations(Greeter.self, Lucky.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Repository.dependencyRegistration
+                #registrations(Greeter.self, Lucky.self)
+            })
         let repository: Repository = try DependencyGraph.inject(byType: Repository.self, 64)
         #expect(repository.cacheSize == 64)
         #expect(try DependencyGraph.inject(byType: Repository.self, 64) === repository, "singleton per parameters")
@@ -191,10 +195,11 @@ struct MacroEndToEndTests {
     }
 
     @Test func aTypeWhoseInitializerInjectsItsDependenciesRegistersWithoutParameters() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { NetworkingSession(host: "uploads.example") }
-            SessionReporter.dependencyRegistration
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { NetworkingSession(host: "uploads.example") }
+                SessionReporter.dependencyRegistration
+            })
         let reporter: SessionReporter = try DependencyGraph.inject()
         #expect(reporter.session.host == "uploads.example", "the session came from the graph")
         #expect(try DependencyGraph.inject() as SessionReporter === reporter)

@@ -58,13 +58,14 @@ private enum Region: Hashable { case legacy }
 @Suite(.isolatedDependencyGraph)
 struct MacroSourceCompatibilityTests {
     @Test func everyMacroFormCompilesAndWorksAsIn1_1() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { LegacySession() }
-            Dependency { "legacy.example" }.named("legacyHost")
-            LegacyMailer.dependencyRegistration
-            LegacyPricing.dependencyRegistration
-            LegacyClock.dependencyRegistration
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { LegacySession() }
+                Dependency { "legacy.example" }.named("legacyHost")
+                LegacyMailer.dependencyRegistration
+                LegacyPricing.dependencyRegistration
+                LegacyClock.dependencyRegistration
+            })
         #expect(ClassParentUploader().session.host == "legacy.example")
         #expect(StructParentUploader().upload(file: "a") == "a@legacy.example")
         #expect(ActorParentUploader().session.host == "legacy.example", "a let of an actor")

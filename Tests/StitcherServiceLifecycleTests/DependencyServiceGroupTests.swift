@@ -69,8 +69,14 @@ private let logger = Logger(label: "stitcher.tests.services")
 private func serverContainer(_ journal: Journal) -> DependencyContainer {
     DependencyContainer {
         Dependency { journal }.scope(.singleton)
-        Dependency { Mailer(journal: try { _ = try DependencyGraph.inject(byType: Queue.self); return journal }()) }
-            .scope(.singleton)
+        Dependency {
+            Mailer(
+                journal: try {
+                    _ = try DependencyGraph.inject(byType: Queue.self)
+                    return journal
+                }())
+        }
+        .scope(.singleton)
         Dependency(autowiring: Queue.init).scope(.singleton)
         Dependency(autowiring: Repository.init).scope(.singleton)
         Dependency(autowiring: Pool.init).scope(.singleton)
@@ -111,11 +117,15 @@ struct DependencyServiceGroupTests {
     @Test func aCycleAmongServicesIsAnErrorBeforeAnythingIsBuilt() async throws {
         let journal = Journal()
         let built = Counter()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Journal in built.increment(); return journal }.scope(.singleton)
-            Dependency(autowiring: Left.init).scope(.singleton)
-            Dependency(autowiring: Right.init).scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Journal in
+                    built.increment()
+                    return journal
+                }.scope(.singleton)
+                Dependency(autowiring: Left.init).scope(.singleton)
+                Dependency(autowiring: Right.init).scope(.singleton)
+            })
         let error = await #expect(throws: ServiceDependencyError.self) {
             try await DependencyServiceGroup(logger: logger).run()
         }
@@ -125,21 +135,23 @@ struct DependencyServiceGroupTests {
     }
 
     @Test func aServiceThatIsNotASingletonIsAnError() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { Journal() }.scope(.singleton)
-            Dependency(autowiring: Pool.init).scope(.instance)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Journal() }.scope(.singleton)
+                Dependency(autowiring: Pool.init).scope(.instance)
+            })
         let error = await #expect(throws: ServiceDependencyError.self) { try await DependencyServiceGroup(logger: logger).services() }
         #expect(error?.reason == .notASingleton(service: "Type[Pool]", scope: "instance", takesParameters: false))
     }
 
     @Test func aFailingServiceShutsTheOthersDown() async throws {
         let journal = Journal()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { journal }.scope(.singleton)
-            Dependency(autowiring: Pool.init).scope(.singleton)
-            Dependency(autowiring: Failing.init).scope(.singleton).dependsOn(Pool.self)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { journal }.scope(.singleton)
+                Dependency(autowiring: Pool.init).scope(.singleton)
+                Dependency(autowiring: Failing.init).scope(.singleton).dependsOn(Pool.self)
+            })
         await #expect(throws: Failing.Crashed.self) {
             try await DependencyServiceGroup(gracefulShutdownSignals: [], logger: logger).run()
         }

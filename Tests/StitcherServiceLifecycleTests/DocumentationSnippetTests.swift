@@ -38,10 +38,11 @@ struct LifecycleDocumentationSnippetTests {
         let (starts, started) = AsyncStream<Void>.makeStream()
         let app = App(started: started)
 
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: DatabasePool.init).scope(.singleton)   // a Service
-            Dependency(autowiring: JobQueue.init).scope(.singleton)       // a Service using the pool
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: DatabasePool.init).scope(.singleton)  // a Service
+                Dependency(autowiring: JobQueue.init).scope(.singleton)  // a Service using the pool
+            })
         let group = DependencyServiceGroup(followedBy: [app], logger: logger)
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -1,11 +1,14 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private protocol Greeter: Sendable { var greeting: String { get } }
 private struct EnglishGreeter: Greeter { var greeting: String { "hello" } }
 private struct FrenchGreeter: Greeter { var greeting: String { "bonjour" } }
-private final class Widget: Sendable { let label: String; init(_ label: String) { self.label = label } }
+private final class Widget: Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
 
 private final class EagerProbe: @unchecked Sendable {
     static let built = Counter()
@@ -41,21 +44,23 @@ struct ActivationTests {
 
     @Test func eagerDependenciesExistWhenActivateReturns() throws {
         let before = EagerProbe.built.value
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { EagerProbe() }.scope(.singleton).eagerness(.eager)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { EagerProbe() }.scope(.singleton).eagerness(.eager)
+            })
         #expect(EagerProbe.built.value == before + 1)
         let _: EagerProbe = try DependencyGraph.inject()
         #expect(EagerProbe.built.value == before + 1)
     }
 
     @Test func laterLineInAContainerWins() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Widget("first") }
-            Dependency { Widget("second") }
-            Dependency { Widget("named-1") }.named("n")
-            Dependency { Widget("named-2") }.named("n")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Widget("first") }
+                Dependency { Widget("second") }
+                Dependency { Widget("named-1") }.named("n")
+                Dependency { Widget("named-2") }.named("n")
+            })
         #expect(try DependencyGraph.inject(byType: Widget.self).label == "second")
         #expect(try (DependencyGraph.inject(byName: "n") as Widget).label == "named-2")
         let all: [Widget] = try DependencyGraph.inject()
@@ -76,19 +81,21 @@ struct ActivationTests {
     }
 
     @Test func sameTypeWithOtherParametersIsAnotherRegistration() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Widget("plain") }
-            Dependency { (label: String) in Widget(label) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Widget("plain") }
+                Dependency { (label: String) in Widget(label) }
+            })
         #expect(try DependencyGraph.inject(byType: Widget.self).label == "plain")
         #expect(try DependencyGraph.inject(byType: Widget.self, "custom").label == "custom")
     }
 
     @Test func registrationsSharingOnlyAnAliasAreDistinct() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { EnglishGreeter() }.conforms(to: Greeter.self)
-            Dependency { FrenchGreeter() }.conforms(to: Greeter.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { EnglishGreeter() }.conforms(to: Greeter.self)
+                Dependency { FrenchGreeter() }.conforms(to: Greeter.self)
+            })
         let all: [Greeter] = try DependencyGraph.inject()
         #expect(all.map(\.greeting) == ["hello", "bonjour"])
         let set: Set<String> = Set(all.map(\.greeting))

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 // An `@Injected` property can be assigned (a fake put in place): the assignment changes
 // that property only, and `reload()` injects the graph's value again.
@@ -18,7 +18,8 @@ private final class Screen {
 struct AssignableInjectedTests {
     @Test func anAssignmentChangesThisPropertyOnlyUntilReload() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Router() as any Routing }.scope(.singleton) })
-        let screen = Screen(), other = Screen()
+        let screen = Screen()
+        let other = Screen()
         #expect(screen.router.name == "router")
         screen.router = FakeRouter()
         #expect(screen.router.name == "fake")

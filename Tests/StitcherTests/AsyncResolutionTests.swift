@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Connection: Sendable {
     let serial: Int
@@ -19,12 +19,13 @@ private struct Refused: Error {}
 struct AsyncResolutionTests {
     @Test func anAsyncSingletonIsBuiltOnceByManyTasks() async throws {
         let builds = Counter()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Connection in
-                try? await Task.sleep(nanoseconds: 5_000_000)
-                return Connection(serial: builds.increment())
-            }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Connection in
+                    try? await Task.sleep(nanoseconds: 5_000_000)
+                    return Connection(serial: builds.increment())
+                }.scope(.singleton)
+            })
         let serials = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<scaled(32) {
                 group.addTask { try await DependencyGraph.injectAsync(byType: Connection.self).serial }
@@ -37,9 +38,10 @@ struct AsyncResolutionTests {
     }
 
     @Test func synchronousInjectionOfAnAsyncFactoryIsRefusedWithAFix() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Connection in Connection(serial: 0) }.scope(.instance)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Connection in Connection(serial: 0) }.scope(.instance)
+            })
         do {
             _ = try DependencyGraph.inject(byType: Connection.self) as Connection
             Issue.record("expected an error")
@@ -51,13 +53,14 @@ struct AsyncResolutionTests {
     }
 
     @Test func asyncFactoriesResolveOtherDependenciesAndTakeParameters() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { (serial: Int) async -> Connection in Connection(serial: serial) }
-            Dependency { () async throws -> Store in
-                Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, parameters: 7))
-            }
-            Dependency { "sync" }.named("plain")
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (serial: Int) async -> Connection in Connection(serial: serial) }
+                Dependency { () async throws -> Store in
+                    Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, parameters: 7))
+                }
+                Dependency { "sync" }.named("plain")
+            })
         let store: Store = try await DependencyGraph.injectAsync()
         #expect(store.connection.serial == 7)
         let plain: String = try await DependencyGraph.injectAsync(byName: "plain")
@@ -67,17 +70,18 @@ struct AsyncResolutionTests {
     }
 
     @Test func cyclesThroughAsyncFactoriesAreDetected() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async throws -> LoopA in
-                _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
-                return LoopA()
-            }.scope(.singleton)
-            Dependency { () async throws -> LoopB in
-                // A synchronous injection inside an async factory sees the same path.
-                _ = try DependencyGraph.inject(byType: LoopA.self) as LoopA
-                return LoopB()
-            }.scope(.instance)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async throws -> LoopA in
+                    _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
+                    return LoopA()
+                }.scope(.singleton)
+                Dependency { () async throws -> LoopB in
+                    // A synchronous injection inside an async factory sees the same path.
+                    _ = try DependencyGraph.inject(byType: LoopA.self) as LoopA
+                    return LoopB()
+                }.scope(.instance)
+            })
         await #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("LoopA"), .type("LoopB"), .type("LoopA")]))) {
             _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA
         }
@@ -87,18 +91,19 @@ struct AsyncResolutionTests {
         // Each factory waits until the other task has started building its own singleton,
         // then asks for it: neither task's own path shows the cycle.
         let started = AsyncBarrier(parties: 2)
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async throws -> LoopA in
-                await started.arriveAndWait()
-                _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
-                return LoopA()
-            }.scope(.singleton)
-            Dependency { () async throws -> LoopB in
-                await started.arriveAndWait()
-                _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA
-                return LoopB()
-            }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async throws -> LoopA in
+                    await started.arriveAndWait()
+                    _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB
+                    return LoopA()
+                }.scope(.singleton)
+                Dependency { () async throws -> LoopB in
+                    await started.arriveAndWait()
+                    _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA
+                    return LoopB()
+                }.scope(.singleton)
+            })
         async let first = failure { _ = try await DependencyGraph.injectAsync(byType: LoopA.self) as LoopA }
         async let second = failure { _ = try await DependencyGraph.injectAsync(byType: LoopB.self) as LoopB }
         for error in await [first, second] {
@@ -143,13 +148,16 @@ struct AsyncResolutionTests {
 
     @Test func aThrowingAsyncSingletonIsRetried() async throws {
         let attempts = Counter()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async throws -> Connection in
-                if attempts.increment() == 1 { throw Refused() }
-                return Connection(serial: attempts.value)
-            }.scope(.singleton)
-        })
-        await #expect(throws: InjectionError.unknown(Refused())) { _ = try await DependencyGraph.injectAsync(byType: Connection.self) as Connection }
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async throws -> Connection in
+                    if attempts.increment() == 1 { throw Refused() }
+                    return Connection(serial: attempts.value)
+                }.scope(.singleton)
+            })
+        await #expect(throws: InjectionError.unknown(Refused())) {
+            _ = try await DependencyGraph.injectAsync(byType: Connection.self) as Connection
+        }
         let connection: Connection = try await DependencyGraph.injectAsync(byType: Connection.self)
         #expect(connection.serial == 2)
         #expect(try await DependencyGraph.injectAsync(byType: Connection.self) === connection)
@@ -157,25 +165,27 @@ struct AsyncResolutionTests {
 
     @Test func asyncActivationBuildsAsyncEagerDependencies() async throws {
         let builds = Counter()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Connection in Connection(serial: builds.increment()) }
-                .scope(.singleton).eagerness(.eager)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Connection in Connection(serial: builds.increment()) }
+                    .scope(.singleton).eagerness(.eager)
+            })
         #expect(builds.value == 1)
         #expect(try DependencyGraph.inject(byType: Connection.self).serial == 1)
     }
 
     @Test func unlabelledParametersAndSharedScopeWithAsyncFactories() async throws {
         let builds = Counter()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { (serial: Int, _: String) async -> Connection in
-                builds.increment()
-                return Connection(serial: serial)
-            }.scope(.shared)
-            Dependency(named: "store") { () async throws -> Store in
-                Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a"))
-            }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (serial: Int, _: String) async -> Connection in
+                    builds.increment()
+                    return Connection(serial: serial)
+                }.scope(.shared)
+                Dependency(named: "store") { () async throws -> Store in
+                    Store(connection: try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a"))
+                }
+            })
         let held = try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a")
         #expect(held.serial == 4)
         #expect(try await DependencyGraph.injectAsync(byType: Connection.self, 4, "a") === held, "shared while held")

@@ -1,6 +1,7 @@
-import Testing
-@testable import Stitcher
 import StitcherTesting
+import Testing
+
+@testable import Stitcher
 
 // `Dependency(autowiring: Type.init)`: every parameter injected by type, runtime parameters
 // taken by type and order, asynchronous initializers, declared dependencies, and errors
@@ -26,8 +27,10 @@ private final class Five: @unchecked Sendable {
 }
 private final class Twelve: @unchecked Sendable {
     let parts: [AnyObject]
-    init(_ a: Database, _ b: Clock, _ c: Logger, _ d: Database, _ e: Clock, _ f: Logger,
-         _ g: Database, _ h: Clock, _ i: Logger, _ j: Database, _ k: Clock, _ l: Logger) {
+    init(
+        _ a: Database, _ b: Clock, _ c: Logger, _ d: Database, _ e: Clock, _ f: Logger,
+        _ g: Database, _ h: Clock, _ i: Logger, _ j: Database, _ k: Clock, _ l: Logger
+    ) {
         parts = [a, b, c, d, e, f, g, h, i, j, k, l]
     }
 }
@@ -84,40 +87,45 @@ private final class Pool: @unchecked Sendable {
 @Suite(.isolatedDependencyGraph)
 struct AutowiringTests {
     private func activateParts() {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Database() }.scope(.singleton)
-            Dependency { Clock() }.scope(.singleton)
-            Dependency { Logger() }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Database() }.scope(.singleton)
+                Dependency { Clock() }.scope(.singleton)
+                Dependency { Logger() }.scope(.singleton)
+            })
     }
 
     @Test func initializersOfZeroOneFiveAndTwelveParameters() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: Empty.init)
-            Dependency(autowiring: One.init)
-            Dependency(autowiring: Five.init)
-            Dependency(autowiring: Twelve.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: Empty.init)
+                Dependency(autowiring: One.init)
+                Dependency(autowiring: Five.init)
+                Dependency(autowiring: Twelve.init)
+            })
         let database: Database = try DependencyGraph.inject()
         let clock: Clock = try DependencyGraph.inject()
         let logger: Logger = try DependencyGraph.inject()
         _ = try DependencyGraph.inject() as Empty
         #expect(try DependencyGraph.inject(byType: One.self).database === database)
-        #expect(try DependencyGraph.inject(byType: Five.self).parts.map(ObjectIdentifier.init)
-            == [database, clock, logger, database, clock].map(ObjectIdentifier.init))
+        #expect(
+            try DependencyGraph.inject(byType: Five.self).parts.map(ObjectIdentifier.init)
+                == [database, clock, logger, database, clock].map(ObjectIdentifier.init))
         let twelve: Twelve = try DependencyGraph.inject()
-        #expect(twelve.parts.map(ObjectIdentifier.init)
-            == Array(repeating: [database as AnyObject, clock, logger], count: 4).flatMap { $0 }.map(ObjectIdentifier.init))
+        #expect(
+            twelve.parts.map(ObjectIdentifier.init)
+                == Array(repeating: [database as AnyObject, clock, logger], count: 4).flatMap { $0 }.map(ObjectIdentifier.init))
     }
 
     @Test func optionalAndArrayParametersTakeWhatIsRegistered() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Analytics() }.conforms(to: Tracking.self).scope(.singleton)
-            Dependency { Metrics() }.conforms(to: Tracking.self).scope(.singleton)
-            Dependency(autowiring: Wrapped.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Analytics() }.conforms(to: Tracking.self).scope(.singleton)
+                Dependency { Metrics() }.conforms(to: Tracking.self).scope(.singleton)
+                Dependency(autowiring: Wrapped.init)
+            })
         let wrapped: Wrapped = try DependencyGraph.inject()
         #expect(wrapped.missing == nil)
         #expect(wrapped.present === (try DependencyGraph.inject() as Clock))
@@ -127,10 +135,11 @@ struct AutowiringTests {
 
     @Test func modifiersApplyToAutowiredDependencies() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: One.init).named("one").scope(.singleton)
-            Dependency(autowiring: Analytics.init).conforms(to: Tracking.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: One.init).named("one").scope(.singleton)
+                Dependency(autowiring: Analytics.init).conforms(to: Tracking.self).scope(.instance)
+            })
         let one: One = try DependencyGraph.inject(byName: "one")
         #expect(try DependencyGraph.inject(byName: "one") as One === one)
         let first: any Tracking = try DependencyGraph.inject()
@@ -140,12 +149,13 @@ struct AutowiringTests {
 
     @Test func aRuntimeParameterFirstMiddleOrLast() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: Positioned.init(id:database:label:), parameters: UserID.self, String.self)
-                .named("first")
-            Dependency(autowiring: Positioned.init(database:id:clock:), parameters: UserID.self).named("middle")
-            Dependency(autowiring: Labelled.init, parameters: String.self).named("last")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: Positioned.init(id:database:label:), parameters: UserID.self, String.self)
+                    .named("first")
+                Dependency(autowiring: Positioned.init(database:id:clock:), parameters: UserID.self).named("middle")
+                Dependency(autowiring: Labelled.init, parameters: String.self).named("last")
+            })
         let first: Positioned = try DependencyGraph.inject(byName: "first", UserID(value: 1), "label")
         #expect(first.id == UserID(value: 1) && first.label == "label")
         let middle: Positioned = try DependencyGraph.inject(byName: "middle", UserID(value: 2))
@@ -157,9 +167,10 @@ struct AutowiringTests {
 
     @Test func twoRuntimeParametersOfOneTypeGoInOrder() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: Pair.init, parameters: String.self, String.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: Pair.init, parameters: String.self, String.self)
+            })
         let pair: Pair = try DependencyGraph.inject("a", "b")
         #expect(pair.first == "a" && pair.second == "b")
     }
@@ -174,12 +185,13 @@ struct AutowiringTests {
 
     @Test func aParameterThatCannotBeInjectedIsNamed() throws {
         activateParts()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: NeedsMissing.init)
-            Dependency(autowiring: NeedsNeedsMissing.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: NeedsMissing.init)
+                Dependency(autowiring: NeedsNeedsMissing.init)
+            })
         let error = try #require(throws: AutowiringError.self) { try DependencyGraph.inject() as NeedsMissing }
-        guard case let .uninjectable(position, type, underlying) = error.failure else {
+        guard case .uninjectable(let position, let type, let underlying) = error.failure else {
             Issue.record("unexpected failure \(error.failure)")
             return
         }
@@ -187,17 +199,20 @@ struct AutowiringTests {
         #expect(underlying as? InjectionError == .missingDependency(.type("Missing")))
         #expect(error.description.contains("parameter 2 of 2"))
         #expect(error.description.contains("To fix this"))
-        #expect(error.description.hasSuffix("To fix this, register a Missing in an active container, list Missing.self in "
-            + "`parameters:` to pass it when injecting, or make the parameter Optional so that it can be nil."))
+        #expect(
+            error.description.hasSuffix(
+                "To fix this, register a Missing in an active container, list Missing.self in "
+                    + "`parameters:` to pass it when injecting, or make the parameter Optional so that it can be nil."))
         let nested = try #require(throws: AutowiringError.self) { try DependencyGraph.inject() as NeedsNeedsMissing }
         #expect(nested.description.contains("NeedsNeedsMissing") && nested.description.contains("of type Missing"))
     }
 
     @Test func aParameterThatFailsOtherwiseSaysHowToFixThat() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Database() }.scope(.scoped)
-            Dependency(autowiring: One.init).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Database() }.scope(.scoped)
+                Dependency(autowiring: One.init).scope(.instance)
+            })
         let error = try #require(throws: AutowiringError.self) { try DependencyGraph.inject() as One }
         // The scope error's own fix, not advice to register what is registered.
         #expect(error.description.contains("To fix this, inject it inside `DependencyGraph.withScope { … }`"))
@@ -225,11 +240,12 @@ struct AutowiringTests {
     }
 
     @Test func activeRegistrationsShowTheDeclaredDependencies() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: Positioned.init(database:id:clock:), parameters: UserID.self)
-            Dependency(autowiring: Twelve.init)
-            Dependency { Empty() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: Positioned.init(database:id:clock:), parameters: UserID.self)
+                Dependency(autowiring: Twelve.init)
+                Dependency { Empty() }
+            })
         func declared(_ type: Any.Type) -> [String]? {
             DependencyGraph.activeRegistrations.first { $0.typeName == String(describing: type) }?.declaredDependencyTypeNames
         }
@@ -241,10 +257,14 @@ struct AutowiringTests {
     @Test func aTrailingClosureStillRegistersThePlainForm() throws {
         activateParts()
         let made = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Empty in made.increment(); return Empty() }
-            Dependency { (size: Int) in Sized(size: size) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Empty in
+                    made.increment()
+                    return Empty()
+                }
+                Dependency { (size: Int) in Sized(size: size) }
+            })
         _ = try DependencyGraph.inject() as Empty
         #expect(made.value == 1)
         #expect(try DependencyGraph.inject(byType: Sized.self, 3).size == 3, "a parameter, not autowired")

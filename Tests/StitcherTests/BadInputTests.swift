@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Thing: Sendable {
     let label: String
@@ -33,12 +33,13 @@ private final class Level: Sendable {
 @Suite(.isolatedDependencyGraph)
 struct BadInputTests {
     @Test func duplicateNamesAndValuesKeepTheLastRegistration() throws {
-        DependencyGraph.activate(DependencyContainer {
-            for index in 0..<3 {
-                Dependency { Thing("name-\(index)") }.named("dupe")
-                Dependency { Thing("value-\(index)") }.associated(with: 7)
-            }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                for index in 0..<3 {
+                    Dependency { Thing("name-\(index)") }.named("dupe")
+                    Dependency { Thing("value-\(index)") }.associated(with: 7)
+                }
+            })
         #expect(try (DependencyGraph.inject(byName: "dupe") as Thing).label == "name-2")
         #expect(try (DependencyGraph.inject(byValue: 7) as Thing).label == "value-2")
         #expect(DependencyGraph.activeRegistrations.count == 2)
@@ -51,9 +52,10 @@ struct BadInputTests {
     }
 
     @Test func hashCollidingValuesAreToldApartByEquality() throws {
-        DependencyGraph.activate(DependencyContainer {
-            for id in 0..<50 { Dependency { Thing("\(id)") }.associated(with: Colliding(id: id)) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                for id in 0..<50 { Dependency { Thing("\(id)") }.associated(with: Colliding(id: id)) }
+            })
         for id in 0..<50 {
             #expect(try (DependencyGraph.inject(byValue: Colliding(id: id)) as Thing).label == "\(id)")
         }
@@ -63,9 +65,10 @@ struct BadInputTests {
     }
 
     @Test func unrelatedAliasesAreReportedWhenInjected() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Thing("a") }.conforms(to: Unrelated.self).inherits(from: UnrelatedBase.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Thing("a") }.conforms(to: Unrelated.self).inherits(from: UnrelatedBase.self)
+            })
         #expect(throws: InjectionError.mismatchedDependencyType("Thing", expected: "Unrelated")) {
             try DependencyGraph.inject(byType: Unrelated.self)
         }
@@ -92,9 +95,10 @@ struct BadInputTests {
     }
 
     @Test func aParameterMutatedAfterItKeyedAnInstanceBreaksNothingElse() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (key: MutableKey) in Thing("\(key.id)") }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (key: MutableKey) in Thing("\(key.id)") }.scope(.singleton)
+            })
         let first = MutableKey(1)
         let second = MutableKey(2)
         let forFirst = try DependencyGraph.inject(byType: Thing.self, first)
@@ -133,11 +137,12 @@ struct BadInputTests {
         // goes deeper; a level is about 26 calls in a debug build, so it gets 1,000 levels.
         let threadSanitized = ProcessInfo.processInfo.environment["STITCHER_SANITIZER"] == "thread"
         let depth = threadSanitized ? 1_000 : scaled(10_000)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (level: Int) throws -> Level in
-                level == depth ? Level(depth: level) : try DependencyGraph.inject(byType: Level.self, level + 1)
-            }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (level: Int) throws -> Level in
+                    level == depth ? Level(depth: level) : try DependencyGraph.inject(byType: Level.self, level + 1)
+                }
+            })
         let context = DependencyGraph.currentContext
         let result = Protected<Result<Int, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -156,9 +161,10 @@ struct BadInputTests {
     }
 
     @Test func aDeeperGraphThanTheStackAllowsIsATypedError() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (level: Int) throws -> Level in try DependencyGraph.inject(byType: Level.self, level + 1) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (level: Int) throws -> Level in try DependencyGraph.inject(byType: Level.self, level + 1) }
+            })
         let context = DependencyGraph.currentContext
         let result = Protected<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -183,9 +189,10 @@ struct BadInputTests {
 
     @Test func aVeryWideContainer() throws {
         let count = scaled(100_000)
-        DependencyGraph.activate(DependencyContainer {
-            for index in 0..<count { Dependency { Thing("\(index)") }.named("wide-\(index)") }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                for index in 0..<count { Dependency { Thing("\(index)") }.named("wide-\(index)") }
+            })
         for index in stride(from: 0, to: count, by: max(1, count / 1_000)) {
             #expect(try (DependencyGraph.inject(byName: "wide-\(index)") as Thing).label == "\(index)")
         }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Request: @unchecked Sendable { let id = UUID() }
 private final class Ledger: TeardownAware, @unchecked Sendable {
@@ -138,9 +138,10 @@ struct ChildScopeTests {
 
     @Test func aScopeServingManyRegistrationsKeepsOneInstanceOfEach() throws {
         let made = Made()
-        DependencyGraph.activate(DependencyContainer {
-            for index in 0..<40 { Dependency { made.track(Request()) }.named("request-\(index)").scope(.scoped) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                for index in 0..<40 { Dependency { made.track(Request()) }.named("request-\(index)").scope(.scoped) }
+            })
         try DependencyGraph.withScope {
             let first = try (0..<40).map { try DependencyGraph.inject(byName: "request-\($0)") as Request }
             let again = try (0..<40).reversed().map { try DependencyGraph.inject(byName: "request-\($0)") as Request }
@@ -151,10 +152,11 @@ struct ChildScopeTests {
     }
 
     @Test func aScopesContainerOverridesTheGraphInsideItOnly() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Greeting("root") }.scope(.singleton)
-            Dependency { Request() }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Greeting("root") }.scope(.singleton)
+                Dependency { Request() }.scope(.singleton)
+            })
         let root: Request = try DependencyGraph.inject()
         try DependencyGraph.withScope(DependencyContainer { Dependency { Greeting("request") } }) { () throws in
             #expect(try (DependencyGraph.inject() as Greeting).text == "request")
@@ -175,10 +177,11 @@ struct ChildScopeTests {
 
     @Test func scopesOnManyThreadsAtOnceKeepTheirInstancesApart() throws {
         let made = Made()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { made.track(Request()) }.scope(.scoped)
-            Dependency { Greeting("shared") }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { made.track(Request()) }.scope(.scoped)
+                Dependency { Greeting("shared") }.scope(.singleton)
+            })
         let mixed = Protected(0)
         let finished = onThreads(4) { _ in
             for _ in 0..<200 {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Expensive: @unchecked Sendable {
     static let built = Counter()
@@ -11,8 +11,14 @@ private final class Expensive: @unchecked Sendable {
     }
 }
 private final class Database: Sendable { init() {} }
-private final class Repository: Sendable { let database: Database; init(_ database: Database) { self.database = database } }
-private final class Service: Sendable { let repository: Repository; init(_ repository: Repository) { self.repository = repository } }
+private final class Repository: Sendable {
+    let database: Database
+    init(_ database: Database) { self.database = database }
+}
+private final class Service: Sendable {
+    let repository: Repository
+    init(_ repository: Repository) { self.repository = repository }
+}
 private final class Stable: Sendable { init() {} }
 private final class Churned: Sendable { init() {} }
 private struct Flaky: Error {}
@@ -22,12 +28,13 @@ struct ConcurrencyTests {
     @Test(arguments: [DependencyScope.singleton, .shared])
     func eightThreadsRacingBuildOneInstance(scope: DependencyScope) throws {
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Expensive in
-                builds.increment()
-                return Expensive()
-            }.scope(scope)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Expensive in
+                    builds.increment()
+                    return Expensive()
+                }.scope(scope)
+            })
         let instances = InstanceSet()
         let finished = onThreads(8) { _ in
             if let instance = try? DependencyGraph.inject(byType: Expensive.self) {
@@ -42,12 +49,13 @@ struct ConcurrencyTests {
 
     @Test func parameterizedSingletonsAreBuiltOncePerParameters() throws {
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (key: Int) -> Expensive in
-                builds.increment()
-                return Expensive()
-            }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (key: Int) -> Expensive in
+                    builds.increment()
+                    return Expensive()
+                }.scope(.singleton)
+            })
         let instances = InstanceSet()
         onThreads(8) { index in
             if let instance = try? DependencyGraph.inject(byType: Expensive.self, index % 2) {
@@ -59,11 +67,12 @@ struct ConcurrencyTests {
     }
 
     @Test func reentrantFactoriesResolveTheirDependencies() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Database() }.scope(.singleton)
-            Dependency { Repository(try DependencyGraph.inject()) }.scope(.singleton)
-            Dependency { Service(try DependencyGraph.inject()) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Database() }.scope(.singleton)
+                Dependency { Repository(try DependencyGraph.inject()) }.scope(.singleton)
+                Dependency { Service(try DependencyGraph.inject()) }
+            })
         let services = Protected<[Service]>([])
         let finished = onThreads(8) { _ in
             for _ in 0..<100 {
@@ -81,12 +90,13 @@ struct ConcurrencyTests {
 
     @Test func throwingSingletonFactoryIsRetried() throws {
         let attempts = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> Database in
-                if attempts.increment() < 3 { throw Flaky() }
-                return Database()
-            }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Database in
+                    if attempts.increment() < 3 { throw Flaky() }
+                    return Database()
+                }.scope(.singleton)
+            })
         #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) as Database }
         #expect(throws: InjectionError.unknown(Flaky())) { try DependencyGraph.inject(byType: Database.self) as Database }
         let database = try DependencyGraph.inject(byType: Database.self)
@@ -96,14 +106,15 @@ struct ConcurrencyTests {
 
     @Test func waitersRetryAfterTheBuilderThrows() throws {
         let attempts = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> Expensive in
-                let attempt = attempts.increment()
-                Thread.sleep(forTimeInterval: 0.01)
-                if attempt == 1 { throw Flaky() }
-                return Expensive()
-            }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Expensive in
+                    let attempt = attempts.increment()
+                    Thread.sleep(forTimeInterval: 0.01)
+                    if attempt == 1 { throw Flaky() }
+                    return Expensive()
+                }.scope(.singleton)
+            })
         let instances = InstanceSet()
         let failures = Counter()
         onThreads(6) { _ in
@@ -175,8 +186,16 @@ final class InstanceSet: @unchecked Sendable {
         lock.unlock()
     }
 
-    var count: Int { lock.lock(); defer { lock.unlock() }; return Set(identifiers).count }
-    var total: Int { lock.lock(); defer { lock.unlock() }; return identifiers.count }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(identifiers).count
+    }
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return identifiers.count
+    }
 }
 
 /// A value guarded by a lock, for tests.

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Indexed: Sendable {}
 private enum Slot: Hashable { case one }
@@ -12,11 +12,12 @@ struct ConfigurationTests {
         StitcherConfiguration.isIndexingEnabled = false
         defer { StitcherConfiguration.isIndexingEnabled = true }
         #expect(!StitcherConfiguration.isIndexingEnabled)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Indexed() }.scope(.singleton)
-            Dependency { Indexed() }.named("named")
-            Dependency { Indexed() }.associated(with: Slot.one)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Indexed() }.scope(.singleton)
+                Dependency { Indexed() }.named("named")
+                Dependency { Indexed() }.associated(with: Slot.one)
+            })
         let typed: Indexed = try DependencyGraph.inject()
         let named: Indexed = try DependencyGraph.inject(byName: "named")
         let valued: Indexed = try DependencyGraph.inject(byValue: Slot.one)
@@ -49,9 +50,10 @@ struct ConfigurationTests {
         await #expect(processExitsWith: .success) {
             final class Loop: Sendable { init(_ other: Loop) {} }
             StitcherConfiguration.runtimeCycleDetectionAvailability = .never
-            DependencyGraph.activate(DependencyContainer {
-                Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance)
-            })
+            DependencyGraph.activate(
+                DependencyContainer {
+                    Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance)
+                })
             // Unchecked, the cycle recurses until the stack guard stops it. On a 2 MB stack:
             // ThreadSanitizer's own call stack holds 65,536 calls per thread, and 8 MB of
             // debug-build levels come close to that.
@@ -80,9 +82,10 @@ struct ConfigurationTests {
         await #expect(processExitsWith: .success) {
             final class Loop: Sendable { init(_ other: Loop) {} }
             StitcherConfiguration.runtimeCycleDetectionAvailability = .never
-            DependencyGraph.activate(DependencyContainer {
-                Dependency { Loop(try DependencyGraph.inject()) }.scope(.singleton)
-            })
+            DependencyGraph.activate(
+                DependencyContainer {
+                    Dependency { Loop(try DependencyGraph.inject()) }.scope(.singleton)
+                })
             do {
                 _ = try DependencyGraph.inject(byType: Loop.self) as Loop
             } catch InjectionError.cyclicDependencyReference {

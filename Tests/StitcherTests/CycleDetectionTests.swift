@@ -1,16 +1,22 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Root: Sendable { init(_ leaf: Leaf) {} }
 private final class Leaf: Sendable { init(_ root: Root) {} }
 private final class SelfReferencing: Sendable { init(_ other: SelfReferencing?) {} }
-private final class Chain: Sendable { let depth: Int; init(depth: Int) { self.depth = depth } }
+private final class Chain: Sendable {
+    let depth: Int
+    init(depth: Int) { self.depth = depth }
+}
 private final class AsyncRoot: Sendable { init() {} }
 private final class ThreadRoot: Sendable { init() {} }
 private final class ThreadLeaf: Sendable { init() {} }
-private final class Tree: Sendable { let children: [Tree]; init(_ children: [Tree]) { self.children = children } }
+private final class Tree: Sendable {
+    let children: [Tree]
+    init(_ children: [Tree]) { self.children = children }
+}
 
 /// Blocks the calling thread until an async operation finishes.
 private func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
@@ -31,10 +37,11 @@ private func blockingWait<T: Sendable>(_ operation: @escaping @Sendable () async
 struct CycleDetectionTests {
     @Test(arguments: [DependencyScope.instance, .shared, .singleton])
     func twoNodeCycleIsReportedWithItsPath(scope: DependencyScope) throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Root(try DependencyGraph.inject()) }.scope(scope)
-            Dependency { Leaf(try DependencyGraph.inject()) }.scope(scope)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Root(try DependencyGraph.inject()) }.scope(scope)
+                Dependency { Leaf(try DependencyGraph.inject()) }.scope(scope)
+            })
         let expected = InjectionError.cyclicDependencyReference(.init(entries: [.type("Root"), .type("Leaf"), .type("Root")]))
         #expect(throws: expected) { let _: Root = try DependencyGraph.inject() }
         do {
@@ -46,9 +53,10 @@ struct CycleDetectionTests {
     }
 
     @Test func selfReferenceIsACycleOfOne() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { SelfReferencing(try DependencyGraph.inject(byName: "self")) }.named("self")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { SelfReferencing(try DependencyGraph.inject(byName: "self")) }.named("self")
+            })
         #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.name("self"), .name("self")]))) {
             let _: SelfReferencing = try DependencyGraph.inject(byName: "self")
         }
@@ -56,11 +64,12 @@ struct CycleDetectionTests {
 
     @Test func deepCycleListsEveryStep() throws {
         let depth = 200
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (level: Int) in
-                Chain(depth: (try DependencyGraph.inject(byType: Chain.self, (level + 1) % depth) as Chain).depth + 1)
-            }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (level: Int) in
+                    Chain(depth: (try DependencyGraph.inject(byType: Chain.self, (level + 1) % depth) as Chain).depth + 1)
+                }
+            })
         do {
             let _: Chain = try DependencyGraph.inject(parameters: 0)
             Issue.record("expected a cycle")
@@ -70,28 +79,33 @@ struct CycleDetectionTests {
     }
 
     @Test func recursionWithOtherParametersIsNotACycle() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (depth: Int) in
-                Tree(depth == 0 ? [] : [try DependencyGraph.inject(byType: Tree.self, depth - 1)])
-            }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (depth: Int) in
+                    Tree(depth == 0 ? [] : [try DependencyGraph.inject(byType: Tree.self, depth - 1)])
+                }
+            })
         var tree: Tree = try DependencyGraph.inject(parameters: 50)
         var levels = 0
-        while let child = tree.children.first { tree = child; levels += 1 }
+        while let child = tree.children.first {
+            tree = child
+            levels += 1
+        }
         #expect(levels == 50)
     }
 
     @Test func cycleThroughAChildTaskIsDetected() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> AsyncRoot in
-                // The factory waits for a task that resolves the same dependency.
-                let result: Result<AsyncRoot, any Error> = blockingWait {
-                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> AsyncRoot in
+                    // The factory waits for a task that resolves the same dependency.
+                    let result: Result<AsyncRoot, any Error> = blockingWait {
+                        Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
+                    }
+                    return try result.get()
                 }
-                return try result.get()
-            }
-            .scope(.singleton)
-        })
+                .scope(.singleton)
+            })
         #expect(throws: InjectionError.cyclicDependencyReference(.init(entries: [.type("AsyncRoot"), .type("AsyncRoot")]))) {
             let _: AsyncRoot = try DependencyGraph.inject()
         }
@@ -100,16 +114,17 @@ struct CycleDetectionTests {
     @Test func cycleThroughAChildTaskOfAScopedFactoryIsDetectedEachTime() async throws {
         // In a scope bound to the task, a `.scoped` factory shares its path with the tasks it
         // starts; the path is reused by the thread's next build once no task holds it.
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> AsyncRoot in
-                let result: Result<AsyncRoot, any Error> = blockingWait {
-                    Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> AsyncRoot in
+                    let result: Result<AsyncRoot, any Error> = blockingWait {
+                        Result { try DependencyGraph.inject(byType: AsyncRoot.self) as AsyncRoot }
+                    }
+                    return try result.get()
                 }
-                return try result.get()
-            }
-            .scope(.scoped)
-            Dependency { ThreadLeaf() }.scope(.scoped)
-        })
+                .scope(.scoped)
+                Dependency { ThreadLeaf() }.scope(.scoped)
+            })
         let cycle = InjectionError.cyclicDependencyReference(.init(entries: [.type("AsyncRoot"), .type("AsyncRoot")]))
         try await DependencyGraph.withScope {
             await Task.yield()  // the asynchronous scope, bound to the task
@@ -124,23 +139,27 @@ struct CycleDetectionTests {
         // Each factory waits until the other thread has started building its own singleton,
         // then asks for it: a lock-order cycle no single thread's path shows.
         let started = Barrier(parties: 2)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> ThreadRoot in
-                started.arriveAndWait()
-                _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf
-                return ThreadRoot()
-            }.scope(.singleton)
-            Dependency { () throws -> ThreadLeaf in
-                started.arriveAndWait()
-                _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot
-                return ThreadLeaf()
-            }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> ThreadRoot in
+                    started.arriveAndWait()
+                    _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf
+                    return ThreadRoot()
+                }.scope(.singleton)
+                Dependency { () throws -> ThreadLeaf in
+                    started.arriveAndWait()
+                    _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot
+                    return ThreadLeaf()
+                }.scope(.singleton)
+            })
         let paths = Protected<[[InjectionError.DependencyContext]]>([])
         let finished = onThreads(2, timeout: 30) { index in
             do {
-                if index == 0 { _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot }
-                else { _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf }
+                if index == 0 {
+                    _ = try DependencyGraph.inject(byType: ThreadRoot.self) as ThreadRoot
+                } else {
+                    _ = try DependencyGraph.inject(byType: ThreadLeaf.self) as ThreadLeaf
+                }
             } catch InjectionError.cyclicDependencyReference(let backtrace) {
                 paths.withLock { $0.append(backtrace.entries) }
             } catch {}
@@ -156,15 +175,16 @@ struct CycleDetectionTests {
     @Test func aCycleThroughThreeThreadsIsReportedWholeOnEveryThread() throws {
         let started = Barrier(parties: 3)
         let names = ["first", "second", "third"]
-        DependencyGraph.activate(DependencyContainer {
-            for (index, name) in names.enumerated() {
-                Dependency { () throws -> ThreadRoot in
-                    started.arriveAndWait()
-                    let _: ThreadRoot = try DependencyGraph.inject(byName: names[(index + 1) % names.count])
-                    return ThreadRoot()
-                }.named(name).scope(.singleton)
-            }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                for (index, name) in names.enumerated() {
+                    Dependency { () throws -> ThreadRoot in
+                        started.arriveAndWait()
+                        let _: ThreadRoot = try DependencyGraph.inject(byName: names[(index + 1) % names.count])
+                        return ThreadRoot()
+                    }.named(name).scope(.singleton)
+                }
+            })
         let paths = Protected<[[InjectionError.DependencyContext]]>([])
         let finished = onThreads(3, timeout: 30) { index in
             do {
@@ -187,4 +207,3 @@ struct CycleDetectionTests {
         #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.never != .always)
     }
 }
-

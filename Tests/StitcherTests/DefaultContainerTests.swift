@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 // The app's default container (`DependencyRegistering`): the process-wide graph activates it
 // by itself, once, on its first use, before any container activated explicitly; isolated

@@ -1,8 +1,11 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
-private final class Managed: Sendable { let label: String; init(_ label: String) { self.label = label } }
+private final class Managed: Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
 
 private final class App {
     @Dependencies

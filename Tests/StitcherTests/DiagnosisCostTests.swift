@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Stitcher
 import StitcherTesting
+import Testing
+
+@testable import Stitcher
 
 private final class Page: Sendable { init() {} }
 
@@ -50,11 +51,12 @@ struct DiagnosisCostTests {
     @Test(.timeLimit(.minutes(1)))
     func missesByNamesCloseToAMegabyteNameStayCheap() throws {
         let long = String(repeating: "route/", count: 180_000)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Page() }.named(long)
-            Dependency { Page() }.named(long + "s")
-            Dependency { Page() }.named("home")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Page() }.named(long)
+                Dependency { Page() }.named(long + "s")
+                Dependency { Page() }.named("home")
+            })
         #expect(throws: Never.self) { _ = try DependencyGraph.inject(byName: long) as Page }
         for suffix in ["x", "/", "ss", "!"] {
             for _ in 0..<50 { #expect((try? DependencyGraph.inject(byName: long + suffix) as Page) == nil) }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 // The code of the DocC catalog's articles (`Sources/Stitcher/Stitcher.docc`), as written
 // there, so that CI compiles and runs it. Change both together.
@@ -39,7 +39,7 @@ private final class MorningScreen {
 private final class RequestLog: TeardownAware, @unchecked Sendable {
     private(set) var lines: [String] = []
     func add(_ line: String) { lines.append(line) }
-    func tearDown() { /* flush the lines */ }
+    func tearDown() { /* flush the lines */  }
 }
 
 private func handle(_ path: String) async throws -> String {
@@ -47,7 +47,7 @@ private func handle(_ path: String) async throws -> String {
         let log: RequestLog = try DependencyGraph.inject()
         log.add("GET \(path)")
         return try await respond(to: path)
-    }   // the log is torn down here
+    }  // the log is torn down here
 }
 
 private func respond(to path: String) async throws -> String {
@@ -98,9 +98,10 @@ private final class CheckoutScreen {
 struct CheckoutTests {
     @Test func recordsThePurchase() throws {
         DependencyGraph.activate(appDependencies)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { RecordingAnalytics() as any Analytics }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { RecordingAnalytics() as any Analytics }.scope(.singleton)
+            })
         let model: CheckoutModel = try DependencyGraph.inject()
         #expect(model.analytics is RecordingAnalytics)
     }
@@ -130,9 +131,10 @@ private final class CounterModel {
 @Suite(.isolatedDependencyGraph)
 struct CounterModelTests {
     @Test func fetchesAFact() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { NumberFact { "\($0) is a good number." } }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { NumberFact { "\($0) is a good number." } }
+            })
         #expect(try await CounterModel().fact(for: 3) == "3 is a good number.")
     }
 
@@ -183,17 +185,19 @@ private final class FakeGateway: PaymentGateway {}
 @Suite(.isolatedDependencyGraph)
 struct PaymentTests {
     @Test func usesTheFakeGateway() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
+            })
         let gateway: any PaymentGateway = try DependencyGraph.inject()
         #expect(gateway is FakeGateway)
     }
 
     @Test func aThreadStartedByTheTestUsesItsGraph() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { FakeGateway() }.conforms(to: PaymentGateway.self)
+            })
         let found = Protected(false)
         let done = DispatchSemaphore(value: 0)
         let context = DependencyGraph.currentContext
@@ -234,7 +238,7 @@ private final class Receipt: Sendable {
 private final class Transaction: TeardownAware, @unchecked Sendable {
     private(set) var committed = false
     func commit() { committed = true }
-    func tearDown() { /* roll back unless committed */ }
+    func tearDown() { /* roll back unless committed */  }
 }
 
 private struct RequestID: Sendable { let value: String }
@@ -284,10 +288,11 @@ private final class Session2: Sendable {
 @Suite(.isolatedDependencyGraph)
 struct DocumentationSnippetTests {
     @Test func landingPage() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clock() }.scope(.singleton)
-            Dependency(autowiring: Greeter.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clock() }.scope(.singleton)
+                Dependency(autowiring: Greeter.init)
+            })
 
         let greeter: Greeter = try DependencyGraph.inject()
         #expect(greeter.clock === (try DependencyGraph.inject() as Clock))
@@ -323,9 +328,11 @@ struct DocumentationSnippetTests {
 
     @Test func overridingForAStretchOfCode() async throws {
         await DependencyGraph.activate(numberFactDependencies)
-        let model = try DependencyGraph.withScope(DependencyContainer {
-            Dependency { NumberFact { "\($0) is a good number." } }
-        }) {
+        let model = try DependencyGraph.withScope(
+            DependencyContainer {
+                Dependency { NumberFact { "\($0) is a good number." } }
+            }
+        ) {
             EagerCounterModel()
         }
         #expect(try await model.numberFact.fetch(3) == "3 is a good number.")
@@ -333,18 +340,20 @@ struct DocumentationSnippetTests {
     }
 
     @Test func migratingFromDIContainer() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Navigator() as any Routing }.scope(.singleton)
-            Dependency(autowiring: Feed.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Navigator() as any Routing }.scope(.singleton)
+                Dependency(autowiring: Feed.init)
+            })
         #expect(FeedScreen().feed.routing is Navigator)
     }
 
     @Test func migratingFromContainer() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { InMemoryStore() as any Store }.scope(.singleton)
-            Dependency(autowiring: Session.init, parameters: String.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { InMemoryStore() as any Store }.scope(.singleton)
+                Dependency(autowiring: Session.init, parameters: String.self)
+            })
         let session: Session = try DependencyGraph.inject(byType: Session.self, "ada")
         #expect(session.user == "ada")
         #expect(session.store is InMemoryStore)
@@ -370,9 +379,10 @@ struct DocumentationSnippetTests {
     }
 
     @Test func verifyingTheGraph() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(autowiring: Invoice.init)   // needs a TaxTable, which nothing registers
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(autowiring: Invoice.init)  // needs a TaxTable, which nothing registers
+            })
         var printed = ""
         do {
             try DependencyGraph.verify()
@@ -381,10 +391,11 @@ struct DocumentationSnippetTests {
         }
         #expect(printed.contains("Type[Invoice] declares a dependency on Type[TaxTable], which no active container registers."))
 
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Receipt(printer: try DependencyGraph.inject()) }
-                .dependsOn(Printer.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Receipt(printer: try DependencyGraph.inject()) }
+                    .dependsOn(Printer.self)
+            })
         let report = try #require(throws: GraphVerificationReport.self) { try DependencyGraph.verify() }
         #expect(report.problems.contains { "\($0)".contains("Type[Printer]") })
 
@@ -393,15 +404,16 @@ struct DocumentationSnippetTests {
     }
 
     @Test func scopesAndLifetimes() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Transaction() }.scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Transaction() }.scope(.scoped)
+            })
 
         let committed = try DependencyGraph.withScope {
             let transaction: Transaction = try DependencyGraph.inject()
             transaction.commit()
             return (try DependencyGraph.inject() as Transaction).committed
-        }   // torn down and released here
+        }  // torn down and released here
         #expect(committed)
         #expect(throws: DependencyScopeError.self) { let _: Transaction = try DependencyGraph.inject() }
 
@@ -435,13 +447,14 @@ struct DocumentationSnippetTests {
     }
 
     @Test func injecting() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Spelling() }.conforms(to: Plugin.self)
-            Dependency { Grammar() }.conforms(to: Plugin.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Spelling() }.conforms(to: Plugin.self)
+                Dependency { Grammar() }.conforms(to: Plugin.self)
+            })
 
-        let plugins: [any Plugin] = try DependencyGraph.inject()   // both, in order
-        let editor: Editor? = try DependencyGraph.inject()          // nil: nothing registers Editor
+        let plugins: [any Plugin] = try DependencyGraph.inject()  // both, in order
+        let editor: Editor? = try DependencyGraph.inject()  // nil: nothing registers Editor
         #expect(plugins.count == 2)
         #expect(plugins.first is Spelling)
         #expect(editor == nil)
@@ -459,16 +472,17 @@ struct DocumentationSnippetTests {
                 Session2(user: userID, database: try await DependencyGraph.injectAsync())
             }
         }
-        await DependencyGraph.activate(container)   // returns once the eager Database exists
+        await DependencyGraph.activate(container)  // returns once the eager Database exists
         let session: Session2 = try await DependencyGraph.injectAsync(byType: Session2.self, 42)
         #expect(session.user == 42)
         #expect(session.database === (try DependencyGraph.inject() as Database))
     }
 
     @Test func servers() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { RequestLog() }.scope(.scoped)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { RequestLog() }.scope(.scoped)
+            })
         #expect(try await handle("/todos") == "ok")
         // Outside the scope, the request's log is not there.
         #expect(throws: DependencyScopeError.self) { let _: RequestLog = try DependencyGraph.inject() }

@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Gateway: Sendable {
     let label: String
@@ -13,9 +13,13 @@ private enum Region: Hashable { case europe }
 struct EagerInjectedTests {
     @Test func resolvesWhenTheOwnerIsCreatedAndNotAgain() throws {
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Gateway in builds.increment(); return Gateway(label: "type") }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Gateway in
+                    builds.increment()
+                    return Gateway(label: "type")
+                }.scope(.instance)
+            })
         final class Owner { @EagerInjected var gateway: Gateway }
         let owner = Owner()
         #expect(builds.value == 1, "resolved at initialization, before any read")
@@ -24,13 +28,14 @@ struct EagerInjectedTests {
     }
 
     @Test func everyLocatorAndParameters() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (label: String) in Gateway(label: label) }
-            Dependency { Gateway(label: "audit") }.named("audit")
-            Dependency { (suffix: Int) in Gateway(label: "audit-\(suffix)") }.named("audit")
-            Dependency { Gateway(label: "europe") }.associated(with: Region.europe)
-            Dependency { ["a", "b"] }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (label: String) in Gateway(label: label) }
+                Dependency { Gateway(label: "audit") }.named("audit")
+                Dependency { (suffix: Int) in Gateway(label: "audit-\(suffix)") }.named("audit")
+                Dependency { Gateway(label: "europe") }.associated(with: Region.europe)
+                Dependency { ["a", "b"] }
+            })
         struct Owner {
             @EagerInjected("given") var byType: Gateway
             @EagerInjected(name: "audit") var byName: Gateway

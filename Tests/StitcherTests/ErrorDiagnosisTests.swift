@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Report: Sendable {}
 private final class Printer: Sendable {}
@@ -35,11 +35,12 @@ struct ErrorDiagnosisTests {
     }
 
     @Test func anErrorSaysWhatItSaidAfterAThousandOtherFailures() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Mail() }.conforms(to: Channel.self)
-            Dependency { Chat() }.conforms(to: Channel.self)
-            Dependency { Summary(try DependencyGraph.inject()) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Mail() }.conforms(to: Channel.self)
+                Dependency { Chat() }.conforms(to: Channel.self)
+                Dependency { Summary(try DependencyGraph.inject()) }
+            })
         let ambiguous = try #require(throws: InjectionError.self) { let _: Channel = try DependencyGraph.inject() }
         let nested = try #require(throws: InjectionError.self) { _ = try DependencyGraph.inject(byType: Summary.self) as Summary }
         let (ambiguousReason, nestedReason) = (ambiguous.failureReason, nested.failureReason)

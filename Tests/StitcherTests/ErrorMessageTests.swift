@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Alpha: Sendable {}
 private final class Beta: Sendable {}
@@ -22,10 +22,11 @@ struct ErrorMessageTests {
     }
 
     @Test func missingDependencyListsNearbyRegistrations() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { PaymentGateway() }.named("payments")
-            Dependency { Alpha() }.named("paymentz")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { PaymentGateway() }.named("payments")
+                Dependency { Alpha() }.named("paymentz")
+            })
         do {
             let _: PaymentGateway = try DependencyGraph.inject()
             Issue.record("expected an error")
@@ -51,9 +52,11 @@ struct ErrorMessageTests {
             let _: Alpha = try DependencyGraph.inject(byValue: Region.america)
         }
         #expect(error?.failureReason?.contains("Value[europe]") == true)
-        #expect(InjectionError.missingDependency(.value(Region.america)).failureReason
+        #expect(
+            InjectionError.missingDependency(.value(Region.america)).failureReason
                 == "No active container registers Value[america].", "an error written by hand has no diagnosis")
-        #expect(InjectionError.missingDependency(.value(Region.america)).description
+        #expect(
+            InjectionError.missingDependency(.value(Region.america)).description
                 == "No dependency could be found for Value[america].")
     }
 
@@ -65,10 +68,11 @@ struct ErrorMessageTests {
 
     @Test func multipleDependencies() throws {
         #expect(InjectionError.multipleDependencies(.name("dupe")).description == "Multiple dependencies found for Name[dupe].")
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Email() }.conforms(to: Notifier.self)
-            Dependency { Sms() }.conforms(to: Notifier.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Email() }.conforms(to: Notifier.self)
+                Dependency { Sms() }.conforms(to: Notifier.self)
+            })
         do {
             let _: Notifier = try DependencyGraph.inject()
             Issue.record("expected an error")
@@ -92,21 +96,27 @@ struct ErrorMessageTests {
             let _: Alpha = try DependencyGraph.inject(parameters: 1, 2)
             Issue.record("expected an error")
         } catch let error as InjectionError {
-            #expect(error.description
+            #expect(
+                error.description
                     == "Invalid parameters for Type[Alpha]: parameter 2 is 'Int', expected 'String'; injected with (Int, Int).")
             #expect(error.recoverySuggestion?.contains("Type[Alpha] (Int, String) -> Alpha") == true)
         }
-        #expect(InjectionError.invalidDependencyParameters(.name("n"), .mismatchedCount(0, expected: 1), parameters: []).description
+        #expect(
+            InjectionError.invalidDependencyParameters(.name("n"), .mismatchedCount(0, expected: 1), parameters: []).description
                 == "Invalid parameters for Name[n]: 0 parameters given, 1 expected; injected with no parameters.")
     }
 
     @Test func aFactorysOwnErrorIsWrappedOnceAsUnknown() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> Alpha in throw FactoryFailure() }
-            Dependency { () throws -> Beta in _ = try DependencyGraph.inject(byType: Alpha.self); return Beta() }
-            Dependency { () async throws -> Gamma in throw FactoryFailure() }
-            Dependency { () throws -> Region in throw InjectionError.unsupportedOperation }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Alpha in throw FactoryFailure() }
+                Dependency { () throws -> Beta in
+                    _ = try DependencyGraph.inject(byType: Alpha.self)
+                    return Beta()
+                }
+                Dependency { () async throws -> Gamma in throw FactoryFailure() }
+                Dependency { () throws -> Region in throw InjectionError.unsupportedOperation }
+            })
         for attempt in [
             { _ = try DependencyGraph.inject(byType: Alpha.self) as Alpha },
             { _ = try DependencyGraph.inject(byType: Beta.self) as Beta },

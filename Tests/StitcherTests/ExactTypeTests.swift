@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 // The exact type wins over an alias: injecting `P` when one registration's own type is `P`
 // and others only list `P` among their aliases picks the first, on the direct path and on
@@ -76,10 +76,11 @@ struct ExactTypeTests {
     }
 
     @Test func theExactTypeWinsForAsynchronousInjectionsToo() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { AppRouter() }.conforms(to: Router.self).scope(.singleton)
-            Dependency { () async -> any Router in FakeRouter() }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { AppRouter() }.conforms(to: Router.self).scope(.singleton)
+                Dependency { () async -> any Router in FakeRouter() }.scope(.singleton)
+            })
         let router: any Router = try await DependencyGraph.injectAsync()
         #expect(router.name == "fake")
     }

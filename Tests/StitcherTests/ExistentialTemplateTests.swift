@@ -1,6 +1,7 @@
-import Testing
-@testable import Stitcher
 import StitcherTesting
+import Testing
+
+@testable import Stitcher
 
 // A new instance requested as a protocol it conforms to is presented as the protocol from a
 // template learnt from the first cast (`ExistentialTemplates`): every shape of existential
@@ -41,9 +42,10 @@ struct ExistentialTemplateTests {
     @Test func aClassBoundProtocolPresentsEachNewInstanceOnceRetained() throws {
         let census = Census()
         let serial = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { census.track(Account(serial.increment())) }.conforms(to: Identified.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { census.track(Account(serial.increment())) }.conforms(to: Identified.self).scope(.instance)
+            })
         do {
             var ids: [Int] = []
             for _ in 0..<5 { ids.append((try DependencyGraph.inject() as any Identified).id) }
@@ -57,9 +59,10 @@ struct ExistentialTemplateTests {
 
     @Test func anOpaqueProtocolKeepsTheInstanceInItsBuffer() throws {
         let serial = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Account(serial.increment()) }.conforms(to: Named.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Account(serial.increment()) }.conforms(to: Named.self).scope(.instance)
+            })
         let names = try (0..<3).map { _ in (try DependencyGraph.inject() as any Named).name }
         #expect(names == ["account 1", "account 2", "account 3"])
         let named: any Named = try DependencyGraph.inject()
@@ -67,9 +70,10 @@ struct ExistentialTemplateTests {
     }
 
     @Test func aCompositionCarriesEveryWitnessTable() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Account(7) }.conforms(to: (any Identified & Audited).self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Account(7) }.conforms(to: (any Identified & Audited).self).scope(.instance)
+            })
         for _ in 0..<3 {
             let account: any Identified & Audited = try DependencyGraph.inject()
             #expect(account.id == 7)
@@ -79,19 +83,21 @@ struct ExistentialTemplateTests {
 
     @Test func eachClassAFactoryReturnsHasItsOwnTemplate() throws {
         let serial = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Animal in serial.increment().isMultiple(of: 2) ? Dog() : Cat() }
-                .conforms(to: Named.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Animal in serial.increment().isMultiple(of: 2) ? Dog() : Cat() }
+                    .conforms(to: Named.self).scope(.instance)
+            })
         let sounds = try (0..<6).map { _ in (try DependencyGraph.inject() as any Named).name }
         #expect(sounds == ["meow", "woof", "meow", "woof", "meow", "woof"])
     }
 
     @Test func anErrorExistentialIsCastEveryTime() throws {
         // `any Error` boxes a class instance: no template is kept, each instance is cast.
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Failure() }.conforms(to: (any Error).self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Failure() }.conforms(to: (any Error).self).scope(.instance)
+            })
         let first: any Error = try DependencyGraph.inject()
         let second: any Error = try DependencyGraph.inject()
         let firstFailure = try #require(first as? Failure)
@@ -101,10 +107,11 @@ struct ExistentialTemplateTests {
     }
 
     @Test func anArrayOfTransientsPresentsEachElement() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { FirstListed() }.conforms(to: Listed.self).scope(.instance)
-            Dependency { SecondListed() }.conforms(to: Listed.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { FirstListed() }.conforms(to: Listed.self).scope(.instance)
+                Dependency { SecondListed() }.conforms(to: Listed.self).scope(.instance)
+            })
         for _ in 0..<3 {
             let all: [any Listed] = try DependencyGraph.inject()
             #expect(all.map(\.id) == [1, 2])

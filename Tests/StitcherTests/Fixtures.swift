@@ -30,8 +30,16 @@ final class Flag: @unchecked Sendable {
     init(_ state: Bool) { self.state = state }
 
     var isOn: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return state }
-        set { lock.lock(); state = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return state
+        }
+        set {
+            lock.lock()
+            state = newValue
+            lock.unlock()
+        }
     }
 }
 
@@ -123,11 +131,16 @@ final class Made: @unchecked Sendable {
     }
 
     var alive: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return references.filter { $0() != nil }.count
     }
 
-    var count: Int { lock.lock(); defer { lock.unlock() }; return references.count }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return references.count
+    }
 }
 
 /// A thread that resolves something in the caller's graph, then parks until released, so

@@ -1,6 +1,7 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -49,10 +50,11 @@ struct GraphChangeTests {
     @Test func autoreloadFollowsInvalidations() async throws {
         let subject = PassthroughSubject<Void, Never>()
         let flag = Flag(false)
-        await DependencyGraph.activate(DependencyContainer {
-            if flag.isOn { Dependency { Thing() } }
-        }
-        .invalidated(tracking: subject))
+        await DependencyGraph.activate(
+            DependencyContainer {
+                if flag.isOn { Dependency { Thing() } }
+            }
+            .invalidated(tracking: subject))
         final class Holder: @unchecked Sendable { @Injected var thing: Thing? }
         let holder = Holder()
         #expect(holder.thing == nil)
@@ -66,15 +68,17 @@ struct GraphChangeTests {
 
     @Test func validationWalksActiveRegistrations() throws {
         enum Problem: Error { case notASingleton(String) }
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Thing() }.scope(.singleton).named("thing")
-            Dependency { (id: Int) in Thing() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Thing() }.scope(.singleton).named("thing")
+                Dependency { (id: Int) in Thing() }
+            })
         var calls = 0
         DependencyGraph.validate { registrar in
             calls += 1
             #expect(registrar.count == 2 && !registrar.isEmpty)
-            #expect(registrar.registrations.map(\.description)
+            #expect(
+                registrar.registrations.map(\.description)
                     == ["Name[thing] () -> Thing, singleton", "Type[Thing] (Int) -> Thing, shared"])
             #expect(registrar.matches(where: { $0.isLocatedBy(type: Thing.self) }).count == 1, "the named one is located by name")
             registrar.withMatches(where: { $0.eagerness == .lazy }) { #expect($0.count == 2) }

@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Loop: @unchecked Sendable {
     init() throws { _ = try DependencyGraph.inject() as Loop }

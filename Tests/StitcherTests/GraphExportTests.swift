@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Stitcher
 import StitcherTesting
+import Testing
+
+@testable import Stitcher
 
 // `DependencyGraph.export(_:)`: the DOT and Mermaid pictures of a fixed graph, with
 // declared and observed edges, a missing dependency, and a problem highlighted.
@@ -33,50 +34,52 @@ private func pictured() throws -> DependencyContainer {
 struct GraphExportTests {
     @Test func dotPicturesTheGraph() throws {
         _ = try pictured()
-        #expect(DependencyGraph.export(.dot) == #"""
-        digraph Stitcher {
-          rankdir=LR;
-          node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
-          edge [fontname="Helvetica", fontsize=9];
-          n0 [label="Type[Clock]\n() -> Clock\nsingleton · container 1"];
-          n1 [label="Type[Repository]\n() -> Repository\nshared · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-          n2 [label="Type[Request]\n() -> Request\nscoped · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-          n3 [label="Type[Cache]\n() -> Cache\nsingleton · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-          n4 [label="Type[Report]\n() -> Report\ninstance · container 1"];
-          n5 [label="Name[feed]\n(Int) -> Feed\ninstance · container 1 · async"];
-          m0 [label="Type[Token]\nnot registered", style="rounded,dashed", color="#c62828", fontcolor="#c62828", penwidth=2];
-          n1 -> m0 [color="#c62828"];
-          n1 -> n0;
-          n3 -> n2 [color="#c62828", penwidth=2];
-          n4 -> n0 [style=dashed];
-        }
+        #expect(
+            DependencyGraph.export(.dot) == #"""
+                digraph Stitcher {
+                  rankdir=LR;
+                  node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                  edge [fontname="Helvetica", fontsize=9];
+                  n0 [label="Type[Clock]\n() -> Clock\nsingleton · container 1"];
+                  n1 [label="Type[Repository]\n() -> Repository\nshared · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
+                  n2 [label="Type[Request]\n() -> Request\nscoped · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
+                  n3 [label="Type[Cache]\n() -> Cache\nsingleton · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
+                  n4 [label="Type[Report]\n() -> Report\ninstance · container 1"];
+                  n5 [label="Name[feed]\n(Int) -> Feed\ninstance · container 1 · async"];
+                  m0 [label="Type[Token]\nnot registered", style="rounded,dashed", color="#c62828", fontcolor="#c62828", penwidth=2];
+                  n1 -> m0 [color="#c62828"];
+                  n1 -> n0;
+                  n3 -> n2 [color="#c62828", penwidth=2];
+                  n4 -> n0 [style=dashed];
+                }
 
-        """#)
+                """#)
     }
 
     @Test func mermaidPicturesTheGraph() throws {
         _ = try pictured()
-        #expect(DependencyGraph.export(.mermaid) == #"""
-        flowchart LR
-          n0["Type[Clock]<br/>() -#gt; Clock<br/>singleton · container 1"]
-          n1["Type[Repository]<br/>() -#gt; Repository<br/>shared · container 1"]
-          n2["Type[Request]<br/>() -#gt; Request<br/>scoped · container 1"]
-          n3["Type[Cache]<br/>() -#gt; Cache<br/>singleton · container 1"]
-          n4["Type[Report]<br/>() -#gt; Report<br/>instance · container 1"]
-          n5["Name[feed]<br/>(Int) -#gt; Feed<br/>instance · container 1 · async"]
-          m0["Type[Token]<br/>not registered"]
-          n1 --> m0
-          n1 --> n0
-          n3 --> n2
-          n4 -.-> n0
-          classDef problem stroke:#c62828,stroke-width:2px,color:#c62828
-          classDef note stroke:#ef8f00,stroke-width:2px
-          classDef missing stroke:#c62828,stroke-width:2px,stroke-dasharray:4 3,color:#c62828
-          class n1,n2,n3 problem
-          class m0 missing
-          linkStyle 0,2 stroke:#c62828,stroke-width:2px
+        #expect(
+            DependencyGraph.export(.mermaid) == #"""
+                flowchart LR
+                  n0["Type[Clock]<br/>() -#gt; Clock<br/>singleton · container 1"]
+                  n1["Type[Repository]<br/>() -#gt; Repository<br/>shared · container 1"]
+                  n2["Type[Request]<br/>() -#gt; Request<br/>scoped · container 1"]
+                  n3["Type[Cache]<br/>() -#gt; Cache<br/>singleton · container 1"]
+                  n4["Type[Report]<br/>() -#gt; Report<br/>instance · container 1"]
+                  n5["Name[feed]<br/>(Int) -#gt; Feed<br/>instance · container 1 · async"]
+                  m0["Type[Token]<br/>not registered"]
+                  n1 --> m0
+                  n1 --> n0
+                  n3 --> n2
+                  n4 -.-> n0
+                  classDef problem stroke:#c62828,stroke-width:2px,color:#c62828
+                  classDef note stroke:#ef8f00,stroke-width:2px
+                  classDef missing stroke:#c62828,stroke-width:2px,stroke-dasharray:4 3,color:#c62828
+                  class n1,n2,n3 problem
+                  class m0 missing
+                  linkStyle 0,2 stroke:#c62828,stroke-width:2px
 
-        """#)
+                """#)
     }
 
     @Test func graphvizReadsTheDotPictureWhenItIsInstalled() throws {

@@ -1,6 +1,7 @@
-import Testing
-@testable import Stitcher
 import StitcherTesting
+import Testing
+
+@testable import Stitcher
 
 // `DependencyGraph.verify()`: every problem of a graph in one report, nothing reported for
 // a valid graph, observed edges, and the option that builds every factory in a sandbox.
@@ -39,7 +40,10 @@ private final class Built: @unchecked Sendable {
 
 /// Weak references to instances, to tell whether anything still holds them.
 private final class References: @unchecked Sendable {
-    private final class Weak { weak var object: AnyObject?; init(_ object: AnyObject) { self.object = object } }
+    private final class Weak {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
     private let lock = Lock()
     private var all: [Weak] = []
     func add(_ object: AnyObject) { lock.withLock { all.append(Weak(object)) } }
@@ -75,15 +79,16 @@ struct GraphVerificationTests {
         DependencyGraph.activate(brokenContainer())
         let report = DependencyGraph.verificationReport()
         let found = report.problems.map { "\($0.kind) \($0.dependency)" }
-        #expect(found == [
-            "missingDependency Type[NeedsClock]",
-            "ambiguousDependency Type[NeedsStore]",
-            "parameterMismatch Type[NeedsSession]",
-            "asynchronousDependency Type[NeedsFeed]",
-            "dependencyCycle Type[Ping]",
-            "captiveDependency Type[Cache]",
-            "scopedOutsideScope Type[Warmup]",
-        ])
+        #expect(
+            found == [
+                "missingDependency Type[NeedsClock]",
+                "ambiguousDependency Type[NeedsStore]",
+                "parameterMismatch Type[NeedsSession]",
+                "asynchronousDependency Type[NeedsFeed]",
+                "dependencyCycle Type[Ping]",
+                "captiveDependency Type[Cache]",
+                "scopedOutsideScope Type[Warmup]",
+            ])
         #expect(report.notes.map { "\($0.kind) \($0.dependency)" } == ["singletonHoldsShared Type[Holder]"])
         #expect(report.registrationCount == 16)
         #expect(!report.isValid)
@@ -117,15 +122,16 @@ struct GraphVerificationTests {
     }
 
     @Test func aValidGraphVerifiesClean() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clock() }.scope(.singleton)
-            Dependency { DiskStore() }.conforms(to: Store.self)
-            Dependency { MemoryStore() }.conforms(to: Store.self)
-            Dependency(autowiring: Service.init)  // an array takes every store; an absent optional is nil
-            Dependency(autowiring: NeedsClock.init).scope(.singleton)
-            Dependency { Request() }.scope(.scoped)
-            Dependency(autowiring: Formatter.init).scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clock() }.scope(.singleton)
+                Dependency { DiskStore() }.conforms(to: Store.self)
+                Dependency { MemoryStore() }.conforms(to: Store.self)
+                Dependency(autowiring: Service.init)  // an array takes every store; an absent optional is nil
+                Dependency(autowiring: NeedsClock.init).scope(.singleton)
+                Dependency { Request() }.scope(.scoped)
+                Dependency(autowiring: Formatter.init).scope(.scoped)
+            })
         try DependencyGraph.verify()
         let report = DependencyGraph.verificationReport()
         #expect(report.isValid && report.notes.isEmpty)
@@ -133,11 +139,12 @@ struct GraphVerificationTests {
     }
 
     @Test func anExactTypeRegistrationIsNotAmbiguous() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { DiskStore() }.conforms(to: Store.self)
-            Dependency { MemoryStore() as any Store }
-            Dependency(autowiring: NeedsStore.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { DiskStore() }.conforms(to: Store.self)
+                Dependency { MemoryStore() as any Store }
+                Dependency(autowiring: NeedsStore.init)
+            })
         try DependencyGraph.verify()
     }
 
@@ -145,14 +152,15 @@ struct GraphVerificationTests {
         let recorder = DependencyEdgeRecorder()
         DependencyGraph.currentContext.observer = recorder
         let mode = Flag(false)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Alpha(beta: try DependencyGraph.inject()) }.scope(.singleton)
-            Dependency { () throws -> Beta in
-                if mode.isOn { _ = try DependencyGraph.inject(byType: Gamma.self) }
-                return Beta()
-            }
-            Dependency(autowiring: Gamma.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Alpha(beta: try DependencyGraph.inject()) }.scope(.singleton)
+                Dependency { () throws -> Beta in
+                    if mode.isOn { _ = try DependencyGraph.inject(byType: Gamma.self) }
+                    return Beta()
+                }
+                Dependency(autowiring: Gamma.init)
+            })
         _ = try DependencyGraph.inject(byType: Alpha.self)  // observes Alpha -> Beta
         mode.isOn = true
         _ = try DependencyGraph.inject(byType: Beta.self)  // observes Beta -> Gamma; Gamma declares Alpha, built already
@@ -175,13 +183,15 @@ struct GraphVerificationTests {
     }
 
     @Test func instantiatingFindsAThrowingFactoryOnceWithoutStoringAnything() throws {
-        let counter = Counter(), references = References()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Built(counter, references) }.scope(.singleton)
-            Dependency { try Thrower() }
-            Dependency(autowiring: UsesThrower.init).scope(.singleton)
-            Dependency { (id: Int) in Session(id: id) }
-        })
+        let counter = Counter()
+        let references = References()
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Built(counter, references) }.scope(.singleton)
+                Dependency { try Thrower() }
+                Dependency(autowiring: UsesThrower.init).scope(.singleton)
+                Dependency { (id: Int) in Session(id: id) }
+            })
         try DependencyGraph.verify()  // the declarations are fine
         let report = DependencyGraph.verificationReport(.instantiating)
         #expect(report.problems.map { "\($0.kind) \($0.dependency)" } == ["failingFactory Type[Thrower]"])
@@ -196,12 +206,15 @@ struct GraphVerificationTests {
     }
 
     @Test func instantiatingUsesTheInstancesTheGraphHoldsAndRunsNoEagerSideEffectTwice() throws {
-        let eager = Counter(), lazy = Counter(), references = References()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Built(eager, references) }.scope(.singleton).eagerness(.eager)
-            Dependency { Built(lazy, references) }.named("lazy").scope(.singleton)
-            Dependency { Request() }.scope(.scoped)
-        })
+        let eager = Counter()
+        let lazy = Counter()
+        let references = References()
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Built(eager, references) }.scope(.singleton).eagerness(.eager)
+                Dependency { Built(lazy, references) }.named("lazy").scope(.singleton)
+                Dependency { Request() }.scope(.scoped)
+            })
         #expect(eager.value == 1)
         let held = try DependencyGraph.inject(byType: Built.self)
         try DependencyGraph.verify(.instantiating)
@@ -213,11 +226,13 @@ struct GraphVerificationTests {
     }
 
     @Test func verifyAsyncBuildsAsynchronousFactories() async throws {
-        let counter = Counter(), references = References()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async throws -> Thrower in try Thrower() }
-            Dependency { () async in Built(counter, references) }.scope(.singleton)
-        })
+        let counter = Counter()
+        let references = References()
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async throws -> Thrower in try Thrower() }
+                Dependency { () async in Built(counter, references) }.scope(.singleton)
+            })
         let report = DependencyGraph.verificationReport(.instantiating)
         #expect(report.isValid && report.notInstantiated == [.type("Thrower"), .type("Built")])
         await #expect(throws: GraphVerificationReport.self) { try await DependencyGraph.verifyAsync(.instantiating) }
@@ -228,10 +243,11 @@ struct GraphVerificationTests {
 @Suite(.isolatedDependencyGraph)
 struct ExpectValidDependencyGraphTests {
     @Test func aValidGraphRecordsNoIssue() {
-        let report = expectValidDependencyGraph(DependencyContainer {
-            Dependency { Clock() }.scope(.singleton)
-            Dependency(autowiring: NeedsClock.init)
-        })
+        let report = expectValidDependencyGraph(
+            DependencyContainer {
+                Dependency { Clock() }.scope(.singleton)
+                Dependency(autowiring: NeedsClock.init)
+            })
         #expect(report.registrationCount == 2)
         // The containers were activated in a graph of their own, not the test's.
         #expect(DependencyGraph.activeRegistrations.isEmpty)
@@ -252,9 +268,10 @@ struct ExpectValidDependencyGraphTests {
         await withKnownIssue {
             await expectValidDependencyGraphAsync()
         }
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async throws -> Thrower in try Thrower() }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async throws -> Thrower in try Thrower() }
+            })
         await withKnownIssue {
             let report = await expectValidDependencyGraphAsync(options: .instantiating)
             #expect(report.problems.map(\.kind) == [.missingDependency, .failingFactory])
@@ -265,27 +282,30 @@ struct ExpectValidDependencyGraphTests {
 @Suite(.isolatedDependencyGraph)
 struct DeclaredDependencyTests {
     @Test func dependsOnDeclaresWhatAFactoryClosureInjects() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { NeedsClock(clock: try DependencyGraph.inject()) }.dependsOn(Clock.self)
-            Dependency { Holder(pool: try DependencyGraph.inject(byName: "pool")) }
-                .dependsOn(named: "pool", as: Pool.self)
-                .scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { NeedsClock(clock: try DependencyGraph.inject()) }.dependsOn(Clock.self)
+                Dependency { Holder(pool: try DependencyGraph.inject(byName: "pool")) }
+                    .dependsOn(named: "pool", as: Pool.self)
+                    .scope(.singleton)
+            })
         let report = DependencyGraph.verificationReport()
         #expect(report.problems.map { $0.requested } == [.type("Clock"), .name("pool")])
         #expect(DependencyGraph.activeRegistrations.map(\.declaredDependencyTypeNames) == [["Clock"], ["Pool"]])
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clock() }.scope(.singleton)
-            Dependency { Pool() }.named("pool").scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clock() }.scope(.singleton)
+                Dependency { Pool() }.named("pool").scope(.singleton)
+            })
         try DependencyGraph.verify()
         #expect(DependencyGraph.export(.dot).contains("n0 -> n2;\n  n1 -> n3;"))
     }
 
     @Test func aDeclarationDoesNotChangeWhatTheFactoryBuilds() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clock() }.dependsOn(Pool.self, [any Store].self, Feed?.self).scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clock() }.dependsOn(Pool.self, [any Store].self, Feed?.self).scope(.singleton)
+            })
         // An Array takes every match (none here) and an absent Optional is nil: only Pool is missing.
         #expect(DependencyGraph.verificationReport().problems.map(\.requested) == [.type("Pool")])
         let clock = try DependencyGraph.inject(byType: Clock.self)

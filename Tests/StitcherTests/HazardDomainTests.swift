@@ -1,5 +1,6 @@
 import Atomics
 import Testing
+
 @testable import Stitcher
 
 /// Tells whether it was released.
@@ -33,7 +34,10 @@ struct HazardDomainTests {
         let reader = domain.makeCell()
         let released = UnsafeAtomic<Bool>.create(false)
         let other = UnsafeAtomic<Bool>.create(false)
-        defer { released.destroy(); other.destroy() }
+        defer {
+            released.destroy()
+            other.destroy()
+        }
         let object = retained(released)
         let source = UnsafeAtomic<UnsafeMutableRawPointer?>.create(object)
         defer { source.destroy() }
@@ -57,7 +61,10 @@ struct HazardDomainTests {
         let reader = domain.makeCell()
         let first = UnsafeAtomic<Bool>.create(false)
         let second = UnsafeAtomic<Bool>.create(false)
-        defer { first.destroy(); second.destroy() }
+        defer {
+            first.destroy()
+            second.destroy()
+        }
         let old = retained(first)
         let new = retained(second)
         let source = UnsafeAtomic<UnsafeMutableRawPointer?>.create(new)

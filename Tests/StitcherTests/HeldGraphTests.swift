@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private protocol Store: AnyObject, Sendable {}
 private final class MemoryStore: Store, @unchecked Sendable {}
@@ -17,10 +17,11 @@ private final class Reports: @unchecked Sendable {
 private enum AuditGraph {
     static let context: DependencyGraph.Context = {
         let context = DependencyGraph.Context.isolated()
-        context.activate(DependencyContainer {
-            Dependency { DiskStore() as Store }.scope(.singleton)
-            Dependency { MemoryStore() as Store }.named("memory").scope(.singleton)
-        })
+        context.activate(
+            DependencyContainer {
+                Dependency { DiskStore() as Store }.scope(.singleton)
+                Dependency { MemoryStore() as Store }.named("memory").scope(.singleton)
+            })
         return context
     }()
 }
@@ -49,11 +50,12 @@ struct HeldGraphTests {
 
     @Test func injectsByNameValueAndParameters() throws {
         let graph = DependencyGraph.Context.isolated()
-        graph.activate(DependencyContainer {
-            Dependency { MemoryStore() as Store }.named("memory")
-            Dependency { DiskStore() as Store }.associated(with: 7)
-            Dependency { (name: String) in name.uppercased() }
-        })
+        graph.activate(
+            DependencyContainer {
+                Dependency { MemoryStore() as Store }.named("memory")
+                Dependency { DiskStore() as Store }.associated(with: 7)
+                Dependency { (name: String) in name.uppercased() }
+            })
         #expect(try graph.inject(byName: "memory") as Store is MemoryStore)
         #expect(try graph.inject(byValue: 7) as Store is DiskStore)
         #expect(try graph.inject(parameters: "abc") as String == "ABC")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Stitcher
 
 private final class Service: Sendable { init() {} }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Clock: Sendable {
     static let built = Counter()
@@ -13,7 +13,10 @@ private struct PluginA: Plugin { var name: String { "a" } }
 private struct PluginB: Plugin { var name: String { "b" } }
 private enum Slot: Hashable { case left, right }
 private enum Key: String { case clock }
-private final class Labelled: Sendable { let label: String; init(_ label: String) { self.label = label } }
+private final class Labelled: Sendable {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
 
 private final class Consumer {
     @Injected var clock: Clock
@@ -37,17 +40,18 @@ private final class Reloading {
 @Suite(.isolatedDependencyGraph)
 struct InjectedTests {
     private func activate() {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clock() }.scope(.instance)
-            Dependency { PluginA() }.conforms(to: Plugin.self)
-            Dependency { PluginB() }.conforms(to: Plugin.self)
-            Dependency { Labelled("named") }.named("named")
-            Dependency { Clock() }.named(Key.clock)
-            Dependency { (suffix: String) in Labelled("parameterized-" + suffix) }.named("parameterized")
-            Dependency { Labelled("left") }.associated(with: Slot.left)
-            Dependency { (suffix: String) in Labelled("right-" + suffix) }.associated(with: Slot.right)
-            Dependency { (suffix: String) in Labelled("typed-" + suffix) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clock() }.scope(.instance)
+                Dependency { PluginA() }.conforms(to: Plugin.self)
+                Dependency { PluginB() }.conforms(to: Plugin.self)
+                Dependency { Labelled("named") }.named("named")
+                Dependency { Clock() }.named(Key.clock)
+                Dependency { (suffix: String) in Labelled("parameterized-" + suffix) }.named("parameterized")
+                Dependency { Labelled("left") }.associated(with: Slot.left)
+                Dependency { (suffix: String) in Labelled("right-" + suffix) }.associated(with: Slot.right)
+                Dependency { (suffix: String) in Labelled("typed-" + suffix) }
+            })
     }
 
     @Test func everyInitializerInjects() {
@@ -93,10 +97,11 @@ struct InjectedTests {
         consumer!.$plugins.autoreload()
         #expect(consumer!.plugins.count == 2)
         struct PluginC: Plugin { var name: String { "c" } }
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { PluginC() }.conforms(to: Plugin.self)
-            Dependency { PluginB() }.conforms(to: Plugin.self).scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { PluginC() }.conforms(to: Plugin.self)
+                Dependency { PluginB() }.conforms(to: Plugin.self).scope(.singleton)
+            })
         #expect(consumer!.plugins.map(\.name) == ["a", "c", "b"], "reloaded; the later PluginB replaced the first")
         DependencyGraph.deactivateAll()
         #expect(consumer!.plugins.isEmpty, "reloaded after deactivation")
@@ -108,13 +113,14 @@ struct InjectedTests {
 
     @Test func firstReadFromManyThreadsResolvesOnce() {
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Labelled in
-                builds.increment()
-                Thread.sleep(forTimeInterval: 0.01)
-                return Labelled("slow")
-            }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Labelled in
+                    builds.increment()
+                    Thread.sleep(forTimeInterval: 0.01)
+                    return Labelled("slow")
+                }.scope(.instance)
+            })
         final class Holder: @unchecked Sendable { @Injected var value: Labelled }
         let holder = Holder()
         let seen = InstanceSet()

@@ -1,6 +1,7 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -40,7 +41,9 @@ private final class Loop: Looping, @unchecked Sendable {
 struct InjectionShapeTests {
     @Test func aSingletonInjectedByItsProtocolIsTheInstanceInjectedByItsType() throws {
         let serial = Counter()
-        try inBothPaths({ DependencyContainer { Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.singleton) } }) { path throws in
+        try inBothPaths({
+            DependencyContainer { Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.singleton) }
+        }) { path throws in
             let byProtocol: any Service = try DependencyGraph.inject()
             let again: any Service = try DependencyGraph.inject()
             let byType: ServiceImpl = try DependencyGraph.inject()
@@ -65,7 +68,9 @@ struct InjectionShapeTests {
 
     @Test func aTransientInjectedByItsProtocolIsNewEachTime() throws {
         let serial = Counter()
-        try inBothPaths({ DependencyContainer { Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.instance) } }) { path throws in
+        try inBothPaths({
+            DependencyContainer { Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.instance) }
+        }) { path throws in
             let first: any Service = try DependencyGraph.inject()
             let second: any Service = try DependencyGraph.inject()
             #expect(first !== second, "\(path)")
@@ -145,9 +150,10 @@ struct InjectionShapeTests {
         let reset = PassthroughSubject<Void, Never>()
         let serial = Counter()
         let graph = DependencyGraph.Context.isolated()
-        graph.activate(DependencyContainer {
-            Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.managed(by: reset))
-        })
+        graph.activate(
+            DependencyContainer {
+                Dependency { ServiceImpl(serial.increment()) }.conforms(to: Service.self).scope(.managed(by: reset))
+            })
         try graph.run {
             let first: any Service = try DependencyGraph.inject()
             reset.send()
@@ -212,7 +218,9 @@ struct InjectionShapeTests {
             #expect(plain.id == 0, "\(path)")
             #expect(try DependencyGraph.inject() as ServiceImpl === plain, "\(path)")
             #expect(try DependencyGraph.inject(byType: ServiceImpl.self, parameters: 5).id == 5, "\(path)")
-            #expect(throws: InjectionError.self, "\(path)") { try DependencyGraph.inject(byType: ServiceImpl.self, parameters: "text") as ServiceImpl }
+            #expect(throws: InjectionError.self, "\(path)") {
+                try DependencyGraph.inject(byType: ServiceImpl.self, parameters: "text") as ServiceImpl
+            }
         }
     }
 }

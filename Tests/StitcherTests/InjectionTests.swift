@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private protocol Uploading: AnyObject { var target: String { get } }
 private final class Uploader: Uploading, Hashable {
@@ -29,10 +29,11 @@ struct InjectionTests {
         let missingByName: Uploader? = try DependencyGraph.inject(byName: "nothing")
         let missingByValue: Uploader? = try DependencyGraph.inject(byValue: Location.banner)
         #expect(missing == nil && missingByName == nil && missingByValue == nil)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Uploader("present") }
-            Dependency { Uploader("avatar") }.associated(with: Location.avatar)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Uploader("present") }
+                Dependency { Uploader("avatar") }.associated(with: Location.avatar)
+            })
         let present: Uploader? = try DependencyGraph.inject()
         let byValue: Uploader? = try DependencyGraph.inject(byValue: Location.avatar)
         #expect(present?.target == "present" && byValue?.target == "avatar")
@@ -44,11 +45,12 @@ struct InjectionTests {
         let none: [Uploading] = try DependencyGraph.inject()
         let noneSet: Set<Uploader> = try DependencyGraph.inject()
         #expect(none.isEmpty && noneSet.isEmpty)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Uploader("one") }.conforms(to: Uploading.self)
-            Dependency(conformingTo: Uploading.self) { (target: String) in Uploader(target) }
-            Dependency { Uploader("other") }.named("other")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Uploader("one") }.conforms(to: Uploading.self)
+                Dependency(conformingTo: Uploading.self) { (target: String) in Uploader(target) }
+                Dependency { Uploader("other") }.named("other")
+            })
         let all: [Uploading] = try DependencyGraph.inject()
         #expect(all.map(\.target) == ["one"], "only registrations taking the given parameters")
         let withParameter: [Uploading] = try DependencyGraph.inject(parameters: "two")
@@ -64,10 +66,11 @@ struct InjectionTests {
     }
 
     @Test func byNameWithEveryNameKind() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Uploader("raw") }.named(Names.primary)
-            Dependency { (suffix: String) in Uploader("named-" + suffix) }.named("parameterized")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Uploader("raw") }.named(Names.primary)
+                Dependency { (suffix: String) in Uploader("named-" + suffix) }.named("parameterized")
+            })
         let raw: Uploader = try DependencyGraph.inject(byName: Names.primary)
         let string: Uploader = try DependencyGraph.inject(byName: "primary")
         let labelled: Uploader = try DependencyGraph.inject(byName: "parameterized", parameters: "a")
@@ -77,11 +80,12 @@ struct InjectionTests {
     }
 
     @Test func byValueComparesByEquality() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Uploader("avatar") }.associated(with: Location.avatar)
-            Dependency { Uploader("banner") }.associated(with: Location.banner)
-            Dependency { (id: Int) in Uploader("user-\(id)") }.associated(with: Entity(of: User.self))
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Uploader("avatar") }.associated(with: Location.avatar)
+                Dependency { Uploader("banner") }.associated(with: Location.banner)
+                Dependency { (id: Int) in Uploader("user-\(id)") }.associated(with: Entity(of: User.self))
+            })
         let avatar: Uploading = try DependencyGraph.inject(byValue: Location.avatar)
         let banner: Uploading = try DependencyGraph.inject(byValue: Location.banner)
         let user: Uploader = try DependencyGraph.inject(byValue: Entity(of: User.self), 3)
@@ -92,9 +96,10 @@ struct InjectionTests {
     }
 
     @Test func aliasInjectionOfAnUnrelatedTypeIsAMismatch() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Order() }.conforms(to: Uploading.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Order() }.conforms(to: Uploading.self)
+            })
         #expect(throws: InjectionError.mismatchedDependencyType("Order", expected: "Uploading")) {
             let _: Uploading = try DependencyGraph.inject()
         }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -44,9 +45,10 @@ struct InstanceReleaseTests {
     @Test func aManagedResetReleasesWhatAnIdleThreadResolved() throws {
         let made = Made()
         let scope = Unchecked(PassthroughSubject<Void, Never>())
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { made.track(Connection()) }.scope(.managed(by: scope.value))
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { made.track(Connection()) }.scope(.managed(by: scope.value))
+            })
         let thread = IdleThread { _ = try? DependencyGraph.inject(byType: Connection.self) }
         defer { thread.end() }
         #expect(made.alive == 1)
@@ -177,13 +179,14 @@ struct InstanceReleaseTests {
     @Test func releaseInstancesDropsEveryStoredInstanceAndKeepsTheRegistrations() throws {
         let made = Made()
         let subject = PassthroughSubject<Void, Never>()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { made.track(Connection()) }.scope(.singleton).named("singleton")
-            Dependency { made.track(Connection()) }.scope(.managed(by: subject)).named("managed")
-            Dependency { made.track(Connection()) }.scope(.shared).named("shared")
-            Dependency { (id: Int) in made.track(Connection()) }.scope(.singleton).named("per-id")
-            Dependency { made.track(Connection()) }.scope(.instance).named("transient")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { made.track(Connection()) }.scope(.singleton).named("singleton")
+                Dependency { made.track(Connection()) }.scope(.managed(by: subject)).named("managed")
+                Dependency { made.track(Connection()) }.scope(.shared).named("shared")
+                Dependency { (id: Int) in made.track(Connection()) }.scope(.singleton).named("per-id")
+                Dependency { made.track(Connection()) }.scope(.instance).named("transient")
+            })
         let held: Connection = try DependencyGraph.inject(byName: "shared")
         // An idle thread resolves the singleton and keeps its snapshot cached.
         let idle = IdleThread { _ = try? DependencyGraph.inject(byName: "singleton") as Connection }
@@ -205,9 +208,13 @@ struct InstanceReleaseTests {
 
     @Test func releaseInstancesLeavesOtherGraphsAndEagerRebuildsToTheNextInjection() throws {
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { _ = builds.increment(); return Connection() }.scope(.singleton).eagerness(.eager)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency {
+                    _ = builds.increment()
+                    return Connection()
+                }.scope(.singleton).eagerness(.eager)
+            })
         #expect(builds.value == 1)
         let outer: Connection = try DependencyGraph.inject()
         DependencyGraph.withIsolatedGraph {

@@ -1,8 +1,9 @@
 import Foundation
 import Observation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -64,10 +65,11 @@ struct InvalidationTests {
 
     @Test func publishedPropertyInvalidation() throws {
         let model = SessionModel()
-        DependencyGraph.activate(DependencyContainer {
-            if model.isLoggedIn { Dependency { LogoutService() } }
-        }
-        .invalidated(tracking: model.$isLoggedIn))
+        DependencyGraph.activate(
+            DependencyContainer {
+                if model.isLoggedIn { Dependency { LogoutService() } }
+            }
+            .invalidated(tracking: model.$isLoggedIn))
         model.isLoggedIn = true
         #expect(try isRegistered(), "@Published emits before the change; the rebuild waits for the lookup")
     }
@@ -75,10 +77,11 @@ struct InvalidationTests {
     @Test func aRebuildThatReadTheStateBeforeTheChangeIsCorrected() async throws {
         let flag = Flag(false)
         let subject = Unchecked(PassthroughSubject<Void, Never>())
-        await DependencyGraph.activate(DependencyContainer {
-            if flag.isOn { Dependency { LogoutService() } }
-        }
-        .invalidated(tracking: subject.value))
+        await DependencyGraph.activate(
+            DependencyContainer {
+                if flag.isOn { Dependency { LogoutService() } }
+            }
+            .invalidated(tracking: subject.value))
         var changes = DependencyGraph.graphChanges.makeAsyncIterator()
         subject.value.send()  // announced before the change, as objectWillChange does
         #expect(try !isRegistered(), "a lookup in between rebuilds from the old state")
@@ -90,9 +93,10 @@ struct InvalidationTests {
 
     @Test func observationInvalidatesAutomatically() throws {
         let session = ObservedSession()
-        DependencyGraph.activate(DependencyContainer {
-            if session.isLoggedIn { Dependency { LogoutService() } }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                if session.isLoggedIn { Dependency { LogoutService() } }
+            })
         #expect(try !isRegistered())
         session.isLoggedIn = true
         #expect(try isRegistered())
@@ -124,11 +128,12 @@ struct InvalidationTests {
     @Test func unchangedRegistrationsKeepTheirInstancesAndRemovedOnesReleaseThem() throws {
         let flag = Flag(true)
         let subject = PassthroughSubject<Void, Never>()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Settings() }.scope(.singleton)
-            if flag.isOn { Dependency { LogoutService() }.scope(.singleton) }
-        }
-        .invalidated(tracking: subject))
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Settings() }.scope(.singleton)
+                if flag.isOn { Dependency { LogoutService() }.scope(.singleton) }
+            }
+            .invalidated(tracking: subject))
         let settings: Settings = try DependencyGraph.inject()
         weak var logout: LogoutService?
         do {
@@ -151,12 +156,13 @@ struct InvalidationTests {
             return Settings()
         }
         .scope(.singleton)
-        DependencyGraph.activate(DependencyContainer {
-            let region = flag.isOn ? "eu" : "us"
-            Dependency { Endpoint(region: region) }.scope(.singleton)
-            shared
-        }
-        .invalidated(tracking: subject))
+        DependencyGraph.activate(
+            DependencyContainer {
+                let region = flag.isOn ? "eu" : "us"
+                Dependency { Endpoint(region: region) }.scope(.singleton)
+                shared
+            }
+            .invalidated(tracking: subject))
         let first: Endpoint = try DependencyGraph.inject(byType: Endpoint.self)
         let settings = try DependencyGraph.inject(byType: Settings.self)
         #expect(first.region == "eu")
@@ -183,9 +189,10 @@ struct InvalidationTests {
 
     @Test func managedScopeTrackingAnObservableObject() throws {
         let model = SessionModel()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Settings() }.scope(.managed(by: model.objectWillChange))
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Settings() }.scope(.managed(by: model.objectWillChange))
+            })
         let before: Settings = try DependencyGraph.inject()
         model.isLoggedIn = true
         #expect(try DependencyGraph.inject(byType: Settings.self) !== before)

@@ -1,8 +1,11 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
-private final class Probe: Sendable { let owner: Int; init(_ owner: Int) { self.owner = owner } }
+private final class Probe: Sendable {
+    let owner: Int
+    init(_ owner: Int) { self.owner = owner }
+}
 
 @Suite
 struct IsolationTests {

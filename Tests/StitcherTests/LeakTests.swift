@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -22,13 +23,17 @@ private final class WeakSet: @unchecked Sendable {
     }
 
     var alive: Int {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return references.filter { $0() != nil }.count
     }
 
-    var count: Int { lock.lock(); defer { lock.unlock() }; return references.count }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return references.count
+    }
 }
-
 
 @Suite(.isolatedDependencyGraph)
 struct LeakTests {
@@ -38,14 +43,30 @@ struct LeakTests {
         weak var weakContainer: DependencyContainer?
         do {
             let container = DependencyContainer {
-                Dependency { () -> Held in let held = Held(); instances.track(held); return held }
-                    .named("singleton").scope(.singleton)
-                Dependency { () -> Held in let held = Held(); instances.track(held); return held }
-                    .named("eager").scope(.singleton).eagerness(.eager)
-                Dependency { () -> Held in let held = Held(); instances.track(held); return held }
-                    .named("managed").scope(.managed(by: scope.value))
-                Dependency { (key: Int) -> Held in let held = Held(); instances.track(held); return held }
-                    .named("keyed").scope(.singleton)
+                Dependency { () -> Held in
+                    let held = Held()
+                    instances.track(held)
+                    return held
+                }
+                .named("singleton").scope(.singleton)
+                Dependency { () -> Held in
+                    let held = Held()
+                    instances.track(held)
+                    return held
+                }
+                .named("eager").scope(.singleton).eagerness(.eager)
+                Dependency { () -> Held in
+                    let held = Held()
+                    instances.track(held)
+                    return held
+                }
+                .named("managed").scope(.managed(by: scope.value))
+                Dependency { (key: Int) -> Held in
+                    let held = Held()
+                    instances.track(held)
+                    return held
+                }
+                .named("keyed").scope(.singleton)
             }
             .invalidated(tracking: scope.value)
             weakContainer = container
@@ -84,7 +105,8 @@ struct LeakTests {
             for _ in 0..<50_000 { _ = try DependencyGraph.inject(byType: Transient.self) as Transient }
             func resident() -> Int {
                 guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-                      let pages = Int(text.split(separator: " ")[1]) else { return 0 }
+                    let pages = Int(text.split(separator: " ")[1])
+                else { return 0 }
                 return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
             }
             let before = resident()

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 @MainActor private final class ProfileModel: PostInstantiationAware {
     let userID: Int
@@ -29,7 +29,10 @@ private final class NeedsProfile: Sendable { init(_ model: ProfileModel) {} }
 }
 @StorageActor private final class DiskCache {
     var onStorageActor: Bool
-    init() { onStorageActor = true; StorageActor.shared.assertIsolated() }
+    init() {
+        onStorageActor = true
+        StorageActor.shared.assertIsolated()
+    }
 }
 
 /// Whether this code runs on the main actor (a job of the main queue, or the main thread);
@@ -68,14 +71,15 @@ struct MainActorTests {
     @Test func aMainActorSingletonIsBuiltOnceFromTheMainActorAndEightTasks() async throws {
         let builds = Counter()
         let onMainThread = Flag(true)
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { @MainActor in
-                _ = builds.increment()
-                if !isOnMainActorForTests() { onMainThread.isOn = false }
-                return ProfileModel()
-            }
-            .scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { @MainActor in
+                    _ = builds.increment()
+                    if !isOnMainActorForTests() { onMainThread.isOn = false }
+                    return ProfileModel()
+                }
+                .scope(.singleton)
+            })
         let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<8 {
                 group.addTask { ObjectIdentifier(try await DependencyGraph.injectAsync(byType: ProfileModel.self) as ProfileModel) }
@@ -93,10 +97,11 @@ struct MainActorTests {
     }
 
     @Test func aSynchronousInjectionOnAnotherThreadIsATypedError() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { @MainActor in ProfileModel() }.scope(.singleton)
-            Dependency { NeedsProfile(try DependencyGraph.inject()) }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { @MainActor in ProfileModel() }.scope(.singleton)
+                Dependency { NeedsProfile(try DependencyGraph.inject()) }
+            })
         let direct = await errorOnBackgroundThread { _ = try DependencyGraph.inject(byType: ProfileModel.self) as ProfileModel }
         let error = try #require(direct as? MainActorIsolationError, "got \(String(describing: direct))")
         #expect(error.requested == .type("ProfileModel") && error.neededBy.isEmpty)
@@ -110,17 +115,21 @@ struct MainActorTests {
         // Built on the main actor, the stored instance is returned on any thread.
         let model: ProfileModel = try await DependencyGraph.injectAsync()
         let stored = Protected<ObjectIdentifier?>(nil)
-        #expect(await errorOnBackgroundThread {
-            let found: ProfileModel = try DependencyGraph.inject()
-            stored.withLock { $0 = ObjectIdentifier(found) }
-        } == nil)
+        #expect(
+            await errorOnBackgroundThread {
+                let found: ProfileModel = try DependencyGraph.inject()
+                stored.withLock { $0 = ObjectIdentifier(found) }
+            } == nil)
         #expect(stored.withLock { $0 } == ObjectIdentifier(model))
     }
 
     @Test func eagerMainActorSingletonsAreBuiltOnTheMainActorWhenActivated() async throws {
         let builds = Counter()
         let container = DependencyContainer {
-            Dependency(.mainActor) { _ = builds.increment(); return ProfileModel() }.scope(.singleton).eagerness(.eager)
+            Dependency(.mainActor) {
+                _ = builds.increment()
+                return ProfileModel()
+            }.scope(.singleton).eagerness(.eager)
         }
         await DependencyGraph.activate(container)
         #expect(builds.value == 1, "built by the asynchronous activation, before any injection")
@@ -139,11 +148,13 @@ struct MainActorTests {
     }
 
     @Test func aCycleThroughIsolatedAndNonisolatedRegistrationsIsReportedWithItsPath() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { @MainActor in LoopView(try DependencyGraph.inject()) }
-            Dependency { LoopPresenter(try DependencyGraph.inject()) }
-        })
-        let expected = InjectionError.cyclicDependencyReference(.init(entries: [.type("LoopView"), .type("LoopPresenter"), .type("LoopView")]))
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { @MainActor in LoopView(try DependencyGraph.inject()) }
+                Dependency { LoopPresenter(try DependencyGraph.inject()) }
+            })
+        let expected = InjectionError.cyclicDependencyReference(
+            .init(entries: [.type("LoopView"), .type("LoopPresenter"), .type("LoopView")]))
         await MainActor.run {
             _ = #expect(throws: expected, "on the main actor") { _ = try DependencyGraph.inject(byType: LoopView.self) as LoopView }
         }
@@ -153,11 +164,12 @@ struct MainActorTests {
     }
 
     @Test func mainActorFactoriesTakeParametersAndDependOnOthers() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { Store() }.scope(.singleton)
-            Dependency { @MainActor (userID: Int) in ProfileModel(userID: userID) }
-            Dependency(.mainActor) { Coordinator(store: try DependencyGraph.inject()) }.named("coordinator")
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Store() }.scope(.singleton)
+                Dependency { @MainActor (userID: Int) in ProfileModel(userID: userID) }
+                Dependency(.mainActor) { Coordinator(store: try DependencyGraph.inject()) }.named("coordinator")
+            })
         let model: ProfileModel = try await DependencyGraph.injectAsync(byType: ProfileModel.self, parameters: 7)
         let userID = await MainActor.run { model.userID }
         #expect(userID == 7)
@@ -172,11 +184,12 @@ struct MainActorTests {
     }
 
     @Test func propertyWrappersOfMainActorTypesInjectOnTheMainActor() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { Store() }
-            Dependency { @MainActor in ProfileModel(userID: 3) }
-            Dependency(.mainActor) { Coordinator(store: try DependencyGraph.inject()) }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Store() }
+                Dependency { @MainActor in ProfileModel(userID: 3) }
+                Dependency(.mainActor) { Coordinator(store: try DependencyGraph.inject()) }
+            })
         let userID = await MainActor.run {
             let screen = ProfileScreen()
             _ = screen.coordinator
@@ -186,9 +199,10 @@ struct MainActorTests {
     }
 
     @Test func aFactoryOfAnotherGlobalActorIsAnAsyncFactoryThatRunsOnIt() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { await DiskCache() }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { await DiskCache() }.scope(.singleton)
+            })
         #expect(throws: InjectionError.unsupportedOperation, "not built yet: inject it asynchronously") {
             _ = try DependencyGraph.inject(byType: DiskCache.self) as DiskCache
         }

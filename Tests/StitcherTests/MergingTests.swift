@@ -1,8 +1,11 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
-private final class Part: Sendable { let name: String; init(_ name: String) { self.name = name } }
+private final class Part: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
 
 @Suite(.isolatedDependencyGraph)
 struct MergingTests {
@@ -24,10 +27,11 @@ struct MergingTests {
 
     @Test func containersCanBeNestedInBuilders() throws {
         let shared = DependencyContainer { Dependency { Part("shared") }.named("shared") }
-        DependencyGraph.activate(DependencyContainer {
-            shared
-            Dependency { Part("own") }.named("own")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                shared
+                Dependency { Part("own") }.named("own")
+            })
         #expect(try (DependencyGraph.inject(byName: "shared") as Part).name == "shared")
         #expect(try (DependencyGraph.inject(byName: "own") as Part).name == "own")
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -13,12 +14,22 @@ import OpenCombine
 // semantics. Every case prints its seed when it fails; rerun one with STITCHER_MODEL_SEED.
 
 private protocol Tagged: AnyObject { var tag: Int { get } }
-private final class ModelA: Tagged, @unchecked Sendable { let tag: Int; init(_ tag: Int) { self.tag = tag } }
-private final class ModelB: Tagged, @unchecked Sendable { let tag: Int; init(_ tag: Int) { self.tag = tag } }
+private final class ModelA: Tagged, @unchecked Sendable {
+    let tag: Int
+    init(_ tag: Int) { self.tag = tag }
+}
+private final class ModelB: Tagged, @unchecked Sendable {
+    let tag: Int
+    init(_ tag: Int) { self.tag = tag }
+}
 
 /// One registration of the model.
 private struct ModelRegistration {
-    enum Locator: Hashable { case type, name(String), value(Int) }
+    enum Locator: Hashable {
+        case type
+        case name(String)
+        case value(Int)
+    }
     let tag: Int
     let producesB: Bool
     let locator: Locator
@@ -44,7 +55,8 @@ private enum Outcome: Equatable, CustomStringConvertible {
     case value(Int)
     case values([Int])
     case none
-    case missing, multiple, parameters, mismatch, other(String)
+    case missing, multiple, parameters, mismatch
+    case other(String)
 
     var description: String {
         switch self {
@@ -166,11 +178,15 @@ private func makeRegistration(_ registration: ModelRegistration) -> DependencyRe
     @DependencyRegistrarBuilder
     func build() -> DependencyRegistrar {
         if registration.producesB {
-            finish(registration, registration.takesParameter
-                ? Dependency { (_: Int) in ModelB(tag) } : Dependency { ModelB(tag) })
+            finish(
+                registration,
+                registration.takesParameter
+                    ? Dependency { (_: Int) in ModelB(tag) } : Dependency { ModelB(tag) })
         } else {
-            finish(registration, registration.takesParameter
-                ? Dependency { (_: Int) in ModelA(tag) } : Dependency { ModelA(tag) })
+            finish(
+                registration,
+                registration.takesParameter
+                    ? Dependency { (_: Int) in ModelA(tag) } : Dependency { ModelA(tag) })
         }
     }
     return build()
@@ -209,18 +225,20 @@ struct ModelTests {
         let containerCount = Int.random(in: 1...3, using: &random)
         var definitions: [[ModelRegistration]] = []
         for _ in 0..<containerCount {
-            definitions.append((0..<Int.random(in: 0...5, using: &random)).map { _ in
-                nextTag += 1
-                let locator: ModelRegistration.Locator = switch Int.random(in: 0..<4, using: &random) {
-                case 0, 1: .type
-                case 2: .name("n\(Int.random(in: 0...1, using: &random))")
-                default: .value(Int.random(in: 0...1, using: &random))
-                }
-                return ModelRegistration(
-                    tag: nextTag, producesB: Bool.random(using: &random), locator: locator,
-                    aliased: Bool.random(using: &random), takesParameter: Int.random(in: 0..<4, using: &random) == 0,
-                    singleton: Bool.random(using: &random), conditional: Bool.random(using: &random))
-            })
+            definitions.append(
+                (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                    nextTag += 1
+                    let locator: ModelRegistration.Locator =
+                        switch Int.random(in: 0..<4, using: &random) {
+                        case 0, 1: .type
+                        case 2: .name("n\(Int.random(in: 0...1, using: &random))")
+                        default: .value(Int.random(in: 0...1, using: &random))
+                        }
+                    return ModelRegistration(
+                        tag: nextTag, producesB: Bool.random(using: &random), locator: locator,
+                        aliased: Bool.random(using: &random), takesParameter: Int.random(in: 0..<4, using: &random) == 0,
+                        singleton: Bool.random(using: &random), conditional: Bool.random(using: &random))
+                })
         }
         var model = Model(definitions: definitions, flags: Array(repeating: false, count: containerCount))
         let flags = (0..<containerCount).map { _ in Flag(false) }
@@ -266,8 +284,10 @@ struct ModelTests {
                     return "expected \(expected), got \(actual) after \(trace.joined(separator: "; ")); containers: \(definitions)"
                 }
                 if case .value(let tag) = actual, let registration = definitions.joined().first(where: { $0.tag == tag }),
-                   registration.singleton, !registration.takesParameter, request == .typeA || request == .typeB {
-                    let object: AnyObject = registration.producesB
+                    registration.singleton, !registration.takesParameter, request == .typeA || request == .typeB
+                {
+                    let object: AnyObject =
+                        registration.producesB
                         ? try DependencyGraph.inject(byType: ModelB.self) : try DependencyGraph.inject(byType: ModelA.self)
                     if let known = singletons[tag], known != ObjectIdentifier(object) {
                         return "singleton \(tag) was rebuilt while active after \(trace.joined(separator: "; "))"

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Stitcher
 
 /// A `NameTable` with the names of its rows kept beside it, as the index keeps them in its

@@ -1,15 +1,21 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 // Runtime parameters of any type: objects, existentials, closures. Matching stays by static
 // type; only a registration that keeps instances by parameter values needs them Hashable,
 // and says so with a typed error.
 
-private final class Session: @unchecked Sendable { let token: String; init(_ token: String) { self.token = token } }
+private final class Session: @unchecked Sendable {
+    let token: String
+    init(_ token: String) { self.token = token }
+}
 private protocol Logging: Sendable { func line(_ text: String) -> String }
-private struct PrefixLogger: Logging { let prefix: String; func line(_ text: String) -> String { prefix + text } }
+private struct PrefixLogger: Logging {
+    let prefix: String
+    func line(_ text: String) -> String { prefix + text }
+}
 private final class Client: @unchecked Sendable {
     let session: Session
     init(_ session: Session) { self.session = session }
@@ -27,7 +33,10 @@ private final class Node: @unchecked Sendable {
     init(children: [Node]) { self.children = children }
 }
 /// A non-Hashable depth, so that nested injections of `Node` differ only by an object.
-private final class Depth: @unchecked Sendable { let value: Int; init(_ value: Int) { self.value = value } }
+private final class Depth: @unchecked Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
 private final class Repository: @unchecked Sendable {}
 private final class Screen: @unchecked Sendable {
     let session: Session, repository: Repository
@@ -40,11 +49,12 @@ private final class Screen: @unchecked Sendable {
 @Suite(.isolatedDependencyGraph)
 struct NonHashableParameterTests {
     @Test func objectsExistentialsAndClosuresArePassedByStaticType() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (session: Session) in Client(session) }.scope(.instance)
-            Dependency { (logger: any Logging) in Service(logger) }.scope(.instance)
-            Dependency { (transform: @escaping @Sendable (Int) -> Int) in Transformer(transform) }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (session: Session) in Client(session) }.scope(.instance)
+                Dependency { (logger: any Logging) in Service(logger) }.scope(.instance)
+                Dependency { (transform: @escaping @Sendable (Int) -> Int) in Transformer(transform) }.scope(.instance)
+            })
         let session = Session("t")
         #expect(try DependencyGraph.inject(byType: Client.self, session).session === session)
         let service: Service = try DependencyGraph.inject(PrefixLogger(prefix: "> ") as any Logging)
@@ -57,10 +67,11 @@ struct NonHashableParameterTests {
     }
 
     @Test func aStoredScopeRejectsParametersThatAreNotHashable() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (session: Session) in Client(session) }.scope(.singleton)
-            Dependency { (token: String) in Client(Session(token)) }.named("keyed").scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (session: Session) in Client(session) }.scope(.singleton)
+                Dependency { (token: String) in Client(Session(token)) }.named("keyed").scope(.singleton)
+            })
         let error = try #require(throws: DependencyScopeError.self) { try DependencyGraph.inject(byType: Client.self, Session("t")) }
         #expect(error.reason == .unhashableParameters(types: ["Session"]))
         #expect(error.description.contains("not all Hashable"))
@@ -71,10 +82,11 @@ struct NonHashableParameterTests {
     }
 
     @Test func asynchronousInjectionsTakeThemToo() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { (session: Session) async in Client(session) }.scope(.instance)
-            Dependency { (session: Session) async in Client(session) }.named("stored").scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (session: Session) async in Client(session) }.scope(.instance)
+                Dependency { (session: Session) async in Client(session) }.named("stored").scope(.singleton)
+            })
         let session = Session("async")
         let client: Client = try await DependencyGraph.injectAsync(byType: Client.self, parameters: session)
         #expect(client.session === session)
@@ -84,13 +96,14 @@ struct NonHashableParameterTests {
     }
 
     @Test func nestedInjectionsWithDifferentObjectsAreNotACycle() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (depth: Depth) -> Node in
-                guard depth.value > 0 else { return Node(children: []) }
-                return Node(children: [try DependencyGraph.inject(byType: Node.self, Depth(depth.value - 1))])
-            }
-            .scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (depth: Depth) -> Node in
+                    guard depth.value > 0 else { return Node(children: []) }
+                    return Node(children: [try DependencyGraph.inject(byType: Node.self, Depth(depth.value - 1))])
+                }
+                .scope(.instance)
+            })
         var node: Node = try DependencyGraph.inject(Depth(3))
         var levels = 1
         while let child = node.children.first {
@@ -101,10 +114,11 @@ struct NonHashableParameterTests {
     }
 
     @Test func anAutowiredInitializerTakesAnObjectAsARuntimeParameter() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Repository() }.scope(.singleton)
-            Dependency(autowiring: Screen.init, parameters: Session.self).scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Repository() }.scope(.singleton)
+                Dependency(autowiring: Screen.init, parameters: Session.self).scope(.instance)
+            })
         let session = Session("s")
         let screen: Screen = try DependencyGraph.inject(session)
         #expect(screen.session === session)

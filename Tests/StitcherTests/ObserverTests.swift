@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Engine: @unchecked Sendable {}
 private final class Car: @unchecked Sendable {
@@ -20,8 +20,9 @@ private final class EventLog: DependencyGraphObserver, @unchecked Sendable {
     private func add(_ line: String) { lock.withLock { lines.append(line) } }
 
     func didCreate(_ event: DependencyGraphEvent.InstanceCreated) {
-        add("created \(event.dependency) \(event.scope) from \(event.parent.map(\.description) ?? "top")"
-            + (event.scopeID == nil ? "" : " in scope"))
+        add(
+            "created \(event.dependency) \(event.scope) from \(event.parent.map(\.description) ?? "top")"
+                + (event.scopeID == nil ? "" : " in scope"))
     }
     func didFail(_ event: DependencyGraphEvent.ResolutionFailed) { add("failed \(event.dependency)") }
     func didOpenScope(_ event: DependencyGraphEvent.Scope) { add("opened depth \(event.depth)") }
@@ -38,19 +39,21 @@ struct ObserverTests {
         let log = EventLog()
         DependencyGraph.observer = log
         defer { DependencyGraph.observer = nil }
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Engine() }.scope(.instance)
-            Dependency { Car(try DependencyGraph.inject()) }.scope(.singleton)
-            Dependency { () throws -> Int in throw Failure() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Engine() }.scope(.instance)
+                Dependency { Car(try DependencyGraph.inject()) }.scope(.singleton)
+                Dependency { () throws -> Int in throw Failure() }
+            })
         _ = try DependencyGraph.inject() as Car
         _ = try DependencyGraph.inject() as Car
         _ = try? DependencyGraph.inject() as Int
-        #expect(log.all == [
-            "created Type[Engine] instance from Type[Car]",
-            "created Type[Car] singleton from top",
-            "failed Type[Int]",
-        ])
+        #expect(
+            log.all == [
+                "created Type[Engine] instance from Type[Car]",
+                "created Type[Car] singleton from top",
+                "failed Type[Int]",
+            ])
     }
 
     @Test func scopesAndTeardownsAreObserved() throws {
@@ -62,24 +65,26 @@ struct ObserverTests {
             _ = try DependencyGraph.inject() as Session
             try DependencyGraph.withScope {}
         }
-        #expect(log.all == [
-            "opened depth 0",
-            "created Type[Session] scoped from top in scope",
-            "opened depth 1",
-            "closed 0",
-            "tore down Type[Session]",
-            "closed 1",
-        ])
+        #expect(
+            log.all == [
+                "opened depth 0",
+                "created Type[Session] scoped from top in scope",
+                "opened depth 1",
+                "closed 0",
+                "tore down Type[Session]",
+                "closed 1",
+            ])
     }
 
     @Test func theEdgeRecorderCountsEdgesAndCreations() throws {
         let recorder = DependencyEdgeRecorder()
         DependencyGraph.observer = recorder
         defer { DependencyGraph.observer = nil }
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Engine() }.scope(.instance)
-            Dependency { Car(try DependencyGraph.inject()) }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Engine() }.scope(.instance)
+                Dependency { Car(try DependencyGraph.inject()) }.scope(.instance)
+            })
         for _ in 0..<3 { _ = try DependencyGraph.inject() as Car }
         let edge = DependencyEdgeRecorder.Edge(from: .type("Car"), to: .type("Engine"))
         #expect(recorder.edges == [edge])

@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Service: Sendable {
     let label: String
@@ -29,10 +29,11 @@ struct OptionalResultTests {
         let inferred: Service? = try DependencyGraph.inject()
         #expect(byType == nil && withParameters == nil && unlabelled == nil && inferred == nil)
 
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Service() }
-            Dependency { (label: String) in Service(label) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Service() }
+                Dependency { (label: String) in Service(label) }
+            })
         let found: Service? = try DependencyGraph.inject(byType: Service.self)
         let foundWithParameter: Service? = try DependencyGraph.inject(byType: Service.self, parameters: "p")
         let foundUnlabelled: Service? = try DependencyGraph.inject(byType: Service.self, "u")
@@ -43,10 +44,11 @@ struct OptionalResultTests {
         let none: [Tracking]? = try DependencyGraph.inject(byType: [Tracking].self)
         let noneWithParameter: [Tracking]? = try DependencyGraph.inject(byType: [Tracking].self, parameters: 1)
         #expect(none == nil && noneWithParameter == nil)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clicks() }.conforms(to: Tracking.self)
-            Dependency { (_: Int) in Views() }.conforms(to: Tracking.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clicks() }.conforms(to: Tracking.self)
+                Dependency { (_: Int) in Views() }.conforms(to: Tracking.self)
+            })
         let all: [Tracking]? = try DependencyGraph.inject(byType: [Tracking].self)
         let withParameter: [Tracking]? = try DependencyGraph.inject(byType: [Tracking].self, parameters: 1)
         #expect(all?.count == 1 && all?.first is Clicks)
@@ -59,10 +61,11 @@ struct OptionalResultTests {
         let valued: Service? = try DependencyGraph.inject(byValue: Slot.primary)
         let namedArray: [Service]? = try DependencyGraph.inject(byName: "service")
         #expect(named == nil && namedWithParameter == nil && valued == nil && namedArray == nil)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Service("named") }.named("service")
-            Dependency { Service("valued") }.associated(with: Slot.primary)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Service("named") }.named("service")
+                Dependency { Service("valued") }.associated(with: Slot.primary)
+            })
         let foundByName: Service? = try DependencyGraph.inject(byName: "service")
         let foundByValue: Service? = try DependencyGraph.inject(byValue: Slot.primary)
         let stillMissing: Service? = try DependencyGraph.inject(byValue: Slot.secondary)
@@ -70,16 +73,17 @@ struct OptionalResultTests {
     }
 
     @Test func everyOtherFailureStillThrows() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Clicks() }.conforms(to: Tracking.self)
-            Dependency { Views() }.conforms(to: Tracking.self)
-            Dependency { NeedsMissing(try DependencyGraph.inject()) }
-            Dependency { LoopA(try DependencyGraph.inject()) }
-            Dependency { LoopB(try DependencyGraph.inject()) }
-            Dependency { () throws -> Broken in throw Failure() }
-            Dependency { (id: Int) in Service("\(id)") }
-            Dependency { Service("named") }.named("wrong-type")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Clicks() }.conforms(to: Tracking.self)
+                Dependency { Views() }.conforms(to: Tracking.self)
+                Dependency { NeedsMissing(try DependencyGraph.inject()) }
+                Dependency { LoopA(try DependencyGraph.inject()) }
+                Dependency { LoopB(try DependencyGraph.inject()) }
+                Dependency { () throws -> Broken in throw Failure() }
+                Dependency { (id: Int) in Service("\(id)") }
+                Dependency { Service("named") }.named("wrong-type")
+            })
         #expect(throws: InjectionError.multipleDependencies(.type("Tracking"))) {
             let _: Tracking? = try DependencyGraph.inject(byType: Tracking.self)
         }
@@ -101,10 +105,11 @@ struct OptionalResultTests {
     }
 
     @Test func theResultTypeChoosesTheOverloadAsIn1x() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Service() }
-            Dependency { Clicks() }.conforms(to: Tracking.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Service() }
+                Dependency { Clicks() }.conforms(to: Tracking.self)
+            })
         // Without a result type, a request for a type is the optional form (1.x's rule) ...
         let unannotated = try DependencyGraph.inject(byType: Service.self)
         #expect(type(of: unannotated) == Service?.self)
@@ -123,10 +128,14 @@ struct OptionalResultTests {
     @Test func asyncInjectionGivesNilTheSameWay() async throws {
         let missing: Slow? = try await DependencyGraph.injectAsync(byType: Slow.self)
         #expect(missing == nil)
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Slow in await Task.yield(); return Slow() }
-            Dependency { () async throws -> Broken in throw Failure() }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Slow in
+                    await Task.yield()
+                    return Slow()
+                }
+                Dependency { () async throws -> Broken in throw Failure() }
+            })
         let found: Slow? = try await DependencyGraph.injectAsync(byType: Slow.self)
         #expect(found != nil, "an asynchronous factory runs asynchronously for an optional result")
         await #expect(throws: InjectionError.unknown(Failure())) {

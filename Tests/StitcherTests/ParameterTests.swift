@@ -1,19 +1,23 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Session: Sendable {
     let user: String, attempt: Int
-    init(user: String, attempt: Int = 0) { self.user = user; self.attempt = attempt }
+    init(user: String, attempt: Int = 0) {
+        self.user = user
+        self.attempt = attempt
+    }
 }
 private enum Context: Hashable { case main, background }
 
 @Suite(.isolatedDependencyGraph)
 struct ParameterTests {
     @Test func labelledAndUnlabelledParametersAreEquivalent() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
+            })
         let labelled: Session = try DependencyGraph.inject(parameters: "ann", 2)
         let unlabelled: Session = try DependencyGraph.inject(byType: Session.self, "bob", 3)
         #expect(labelled.user == "ann" && labelled.attempt == 2)
@@ -21,43 +25,53 @@ struct ParameterTests {
     }
 
     @Test func wrongCountNamesCounts() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
-        })
-        #expect(throws: InjectionError.invalidDependencyParameters(
-            .type("Session"), .mismatchedCount(1, expected: 2), parameters: ["String"])) {
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
+            })
+        #expect(
+            throws: InjectionError.invalidDependencyParameters(
+                .type("Session"), .mismatchedCount(1, expected: 2), parameters: ["String"])
+        ) {
             let _: Session = try DependencyGraph.inject(parameters: "ann")
         }
-        #expect(throws: InjectionError.invalidDependencyParameters(
-            .type("Session"), .mismatchedCount(0, expected: 2), parameters: [])) {
+        #expect(
+            throws: InjectionError.invalidDependencyParameters(
+                .type("Session"), .mismatchedCount(0, expected: 2), parameters: [])
+        ) {
             let _: Session = try DependencyGraph.inject()
         }
     }
 
     @Test func wrongTypeNamesThePosition() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
-        })
-        #expect(throws: InjectionError.invalidDependencyParameters(
-            .type("Session"), .mismatchedType("Double", expected: "Int", position: 1), parameters: ["String", "Double"])) {
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }
+            })
+        #expect(
+            throws: InjectionError.invalidDependencyParameters(
+                .type("Session"), .mismatchedType("Double", expected: "Int", position: 1), parameters: ["String", "Double"])
+        ) {
             let _: Session = try DependencyGraph.inject(parameters: "ann", 2.5)
         }
     }
 
     @Test func parametersAreMatchedByStaticType() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (id: Int) in Session(user: "int-\(id)") }
-            Dependency { (id: Int?) in Session(user: "optional-\(String(describing: id))") }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (id: Int) in Session(user: "int-\(id)") }
+                Dependency { (id: Int?) in Session(user: "optional-\(String(describing: id))") }
+            })
         #expect(try DependencyGraph.inject(byType: Session.self, 1).user == "int-1")
         #expect(try DependencyGraph.inject(byType: Session.self, Int?.some(2)).user == "optional-Optional(2)")
     }
 
     @Test func storedScopesKeepOneInstancePerParameterValues() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String) in Session(user: user) }.scope(.singleton)
-            Dependency { (context: Context) in Session(user: "\(context)") }.named("contextual")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String) in Session(user: user) }.scope(.singleton)
+                Dependency { (context: Context) in Session(user: "\(context)") }.named("contextual")
+            })
         let ann1: Session = try DependencyGraph.inject(parameters: "ann")
         let ann2: Session = try DependencyGraph.inject(parameters: "ann")
         let bob: Session = try DependencyGraph.inject(parameters: "bob")
@@ -69,9 +83,10 @@ struct ParameterTests {
     }
 
     @Test func instanceScopeIgnoresParameterEquality() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String) in Session(user: user) }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String) in Session(user: user) }.scope(.instance)
+            })
         let first: Session = try DependencyGraph.inject(parameters: "ann")
         let second: Session = try DependencyGraph.inject(parameters: "ann")
         #expect(first !== second)
@@ -80,9 +95,10 @@ struct ParameterTests {
     /// Parameter values live on the injecting caller's stack during a synchronous injection;
     /// a stored instance per values must keep a copy that outlives them.
     @Test func storedInstancesKeepTheirParameterValuesAfterTheInjection() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String, tags: [String]) in Session(user: user + tags.joined()) }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String, tags: [String]) in Session(user: user + tags.joined()) }.scope(.singleton)
+            })
         func inject(_ prefix: String, _ count: Int) throws -> Session {
             // Built at run time, so that the strings and the array are heap values.
             let user = String(repeating: prefix, count: 40)
@@ -93,15 +109,17 @@ struct ParameterTests {
         for _ in 0..<50 { _ = try inject("b", 2) }
         let again = try inject("a", 3)
         #expect(first === again)
-        #expect(first.user.hasPrefix(String(repeating: "a", count: 40)) && first.user.hasSuffix("tag-2-" + String(repeating: "x", count: 30)))
+        #expect(
+            first.user.hasPrefix(String(repeating: "a", count: 40)) && first.user.hasSuffix("tag-2-" + String(repeating: "x", count: 30)))
         #expect(try inject("a", 4) !== first)
     }
 
     /// `@Injected` resolves on first read, long after its initializer's arguments are gone.
     @Test func injectedPropertiesKeepTheirParametersUntilTheFirstRead() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (user: String, attempt: Int) in Session(user: user, attempt: attempt) }.scope(.instance)
+            })
         final class Screen {
             @Injected var session: Session
             init(user: String) { _session = Injected(String(repeating: user, count: 20), 7) }
@@ -115,17 +133,18 @@ struct ParameterTests {
     /// A factory that injects with parameters of its own nests borrowed values; a cycle
     /// through the same values is still found, and different values are not a cycle.
     @Test func nestedInjectionsWithParametersAreTrackedPerValues() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (depth: Int) throws -> Session in
-                if depth == 0 { return Session(user: "leaf") }
-                let inner: Session = try DependencyGraph.inject(byType: Session.self, depth - 1)
-                return Session(user: inner.user + "<")
-            }.scope(.instance)
-            Dependency { (user: String) throws -> Session in
-                let inner: Session = try DependencyGraph.inject(byName: "loop", user)
-                return Session(user: inner.user)
-            }.named("loop")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (depth: Int) throws -> Session in
+                    if depth == 0 { return Session(user: "leaf") }
+                    let inner: Session = try DependencyGraph.inject(byType: Session.self, depth - 1)
+                    return Session(user: inner.user + "<")
+                }.scope(.instance)
+                Dependency { (user: String) throws -> Session in
+                    let inner: Session = try DependencyGraph.inject(byName: "loop", user)
+                    return Session(user: inner.user)
+                }.named("loop")
+            })
         #expect(try DependencyGraph.inject(byType: Session.self, 3).user == "leaf<<<")
         let error = #expect(throws: InjectionError.self) {
             let _: Session = try DependencyGraph.inject(byName: "loop", "ann")

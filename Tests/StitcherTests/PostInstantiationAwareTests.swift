@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Tracker: PostInstantiationAware, @unchecked Sendable {
     let calls = Counter()
@@ -60,23 +60,28 @@ struct PostInstantiationAwareTests {
     }
 
     @Test func calledForInstancesOfAnAsyncFactory() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Tracker in await Task.yield(); return Tracker() }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Tracker in
+                    await Task.yield()
+                    return Tracker()
+                }
+            })
         let tracker: Tracker = try await DependencyGraph.injectAsync(byType: Tracker.self)
         #expect(tracker.calls.value == 1)
     }
 
     @Test func registrationsAlternatingBetweenAwareAndPlainTypesEachGetTheirAnswer() throws {
-        DependencyGraph.activate(DependencyContainer {
-            for index in 0..<6 {
-                if index.isMultiple(of: 2) {
-                    Dependency { Plain() }.named("plain-\(index)").scope(.instance)
-                } else {
-                    Dependency { Tracker() }.named("aware-\(index)").scope(.instance)
+        DependencyGraph.activate(
+            DependencyContainer {
+                for index in 0..<6 {
+                    if index.isMultiple(of: 2) {
+                        Dependency { Plain() }.named("plain-\(index)").scope(.instance)
+                    } else {
+                        Dependency { Tracker() }.named("aware-\(index)").scope(.instance)
+                    }
                 }
-            }
-        })
+            })
         for index in stride(from: 1, to: 6, by: 2) {
             let tracker: Tracker = try DependencyGraph.inject(byName: "aware-\(index)")
             #expect(tracker.calls.value == 1)

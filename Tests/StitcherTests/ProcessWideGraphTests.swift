@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Stitcher
+import Testing
 
 /// The process-wide graph, outside any isolated graph: lookups there take the direct path
 /// without a task-local read. Each test runs in a child process, so that it neither sees nor
@@ -20,14 +20,15 @@ struct ProcessWideGraphTests {
                 init(fresh: Fresh) { self.fresh = fresh }
             }
             final class Named: Sendable {}
-            DependencyGraph.activate(DependencyContainer {
-                Dependency { Single() }.scope(.singleton)
-                Dependency { Shared() }.scope(.shared)
-                Dependency { Fresh() }.scope(.instance)
-                Dependency { (size: Int) in Sized(size: size) }.scope(.instance)
-                Dependency { Root(fresh: try DependencyGraph.inject()) }.scope(.instance)
-                Dependency { Named() }.named("named").scope(.singleton)
-            })
+            DependencyGraph.activate(
+                DependencyContainer {
+                    Dependency { Single() }.scope(.singleton)
+                    Dependency { Shared() }.scope(.shared)
+                    Dependency { Fresh() }.scope(.instance)
+                    Dependency { (size: Int) in Sized(size: size) }.scope(.instance)
+                    Dependency { Root(fresh: try DependencyGraph.inject()) }.scope(.instance)
+                    Dependency { Named() }.named("named").scope(.singleton)
+                })
             func check(_ condition: Bool, _ message: String) {
                 if !condition { fatalError(message) }
             }
@@ -35,8 +36,9 @@ struct ProcessWideGraphTests {
             check(try! DependencyGraph.inject(byType: Single.self) === single, "one singleton")
             let shared: Shared = try! DependencyGraph.inject()
             check(try! DependencyGraph.inject(byType: Shared.self) === shared, "shared while held")
-            check(try! DependencyGraph.inject(byType: Fresh.self) !== (try! DependencyGraph.inject(byType: Fresh.self)),
-                  "a new transient each time")
+            check(
+                try! DependencyGraph.inject(byType: Fresh.self) !== (try! DependencyGraph.inject(byType: Fresh.self)),
+                "a new transient each time")
             check(try! DependencyGraph.inject(byType: Sized.self, 3).size == 3, "parameters reach the factory")
             let root: Root = try! DependencyGraph.inject()
             check(root.fresh !== (try! DependencyGraph.inject(byType: Fresh.self)), "nested transient")

@@ -1,8 +1,11 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
-private final class RegService { let id: Int; init(id: Int = 0) { self.id = id } }
+private final class RegService {
+    let id: Int
+    init(id: Int = 0) { self.id = id }
+}
 private struct RegValue: Equatable { let text: String }
 private protocol RegProtocol: AnyObject {}
 private class RegBase {}
@@ -26,12 +29,13 @@ private final class AutoclosureProbe: @unchecked Sendable {
 @Suite(.isolatedDependencyGraph)
 struct RegistrationTests {
     @Test func factoriesOfEveryArityAreRegisteredByType() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { RegService() }
-            Dependency { (id: Int) in RegService(id: id) }
-            Dependency { (text: String, count: Int) in RegValue(text: String(repeating: text, count: count)) }
-            Dependency { (a: String, b: String, c: String, d: Int) in RegValue(text: a + b + c + "\(d)") }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { RegService() }
+                Dependency { (id: Int) in RegService(id: id) }
+                Dependency { (text: String, count: Int) in RegValue(text: String(repeating: text, count: count)) }
+                Dependency { (a: String, b: String, c: String, d: Int) in RegValue(text: a + b + c + "\(d)") }
+            })
         #expect(try DependencyGraph.inject(byType: RegService.self).id == 0)
         #expect(try DependencyGraph.inject(byType: RegService.self, 7).id == 7)
         #expect(try DependencyGraph.inject(byType: RegValue.self, "ab", 2) == RegValue(text: "abab"))
@@ -42,13 +46,14 @@ struct RegistrationTests {
         // Records keep a scope as its lifetime and only a `.managed(by:)` provider beside it.
         let manual = RegManualScope()
         let captured = 7
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { RegService(id: captured) }.named("instance").scope(.instance)
-            Dependency { RegService() }.named("shared").scope(.shared)
-            Dependency { RegService() }.named("singleton").scope(.singleton)
-            Dependency { RegService() }.named("managed").scope(.managed(by: manual))
-            Dependency { RegService() }.named("scoped").scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { RegService(id: captured) }.named("instance").scope(.instance)
+                Dependency { RegService() }.named("shared").scope(.shared)
+                Dependency { RegService() }.named("singleton").scope(.singleton)
+                Dependency { RegService() }.named("managed").scope(.managed(by: manual))
+                Dependency { RegService() }.named("scoped").scope(.scoped)
+            })
         func scope(of name: String) -> DependencyScope? {
             DependencyGraph.activeRegistrations.first { $0.isLocatedBy(name: name) }?.scope
         }
@@ -75,14 +80,15 @@ struct RegistrationTests {
     }
 
     @Test func namesFromStringsRawValuesAndDescriptions() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(named: "plain") { RegService(id: 1) }
-            Dependency(named: RegName.primary) { RegService(id: 2) }
-            Dependency(named: RegDescribed()) { RegService(id: 3) }
-            Dependency { RegService(id: 4) }.named("modified")
-            Dependency { RegService(id: 5) }.named(RegName.secondary)
-            Dependency { (id: Int) in RegService(id: id) }.named(RegDescribed()).named("renamed")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(named: "plain") { RegService(id: 1) }
+                Dependency(named: RegName.primary) { RegService(id: 2) }
+                Dependency(named: RegDescribed()) { RegService(id: 3) }
+                Dependency { RegService(id: 4) }.named("modified")
+                Dependency { RegService(id: 5) }.named(RegName.secondary)
+                Dependency { (id: Int) in RegService(id: id) }.named(RegDescribed()).named("renamed")
+            })
         let plain: RegService = try DependencyGraph.inject(byName: "plain")
         let primary: RegService = try DependencyGraph.inject(byName: RegName.primary)
         let described: RegService = try DependencyGraph.inject(byName: "described")
@@ -93,11 +99,12 @@ struct RegistrationTests {
     }
 
     @Test func aliasesFromInitializersAndModifiers() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(conformingTo: RegProtocol.self) { RegDerived() }.named("proto")
-            Dependency(inheritingFrom: RegBase.self) { RegDerived() }
-            Dependency { RegOther() }.conforms(to: RegProtocol.self).inherits(from: RegBase.self)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(conformingTo: RegProtocol.self) { RegDerived() }.named("proto")
+                Dependency(inheritingFrom: RegBase.self) { RegDerived() }
+                Dependency { RegOther() }.conforms(to: RegProtocol.self).inherits(from: RegBase.self)
+            })
         // The named registration is located by its name only.
         let protocols: [RegProtocol] = try DependencyGraph.inject()
         let bases: [RegBase] = try DependencyGraph.inject()
@@ -111,11 +118,12 @@ struct RegistrationTests {
     }
 
     @Test func associatedValuesLocateDependencies() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency(for: RegMode.a) { RegService(id: 1) }
-            Dependency { RegService(id: 2) }.associated(with: RegMode.b)
-            Dependency { RegService(id: 3) }.associated(with: "b")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(for: RegMode.a) { RegService(id: 1) }
+                Dependency { RegService(id: 2) }.associated(with: RegMode.b)
+                Dependency { RegService(id: 3) }.associated(with: "b")
+            })
         #expect(try (DependencyGraph.inject(byValue: RegMode.a) as RegService).id == 1)
         #expect(try (DependencyGraph.inject(byValue: RegMode.b) as RegService).id == 2)
         // Equal hash inputs of different types are different values.
@@ -149,31 +157,32 @@ struct RegistrationTests {
     func conditionalsLoopsSwitchesAndAvailability(enabled: Bool) throws {
         let optionalName: String? = enabled ? "optional" : nil
         let mode = enabled ? RegMode.a : RegMode.b
-        DependencyGraph.activate(DependencyContainer {
-            if enabled {
-                Dependency { RegService(id: 1) }.named("if")
-            } else {
-                Dependency { RegService(id: 2) }.named("else")
-            }
-            if let optionalName {
-                Dependency { RegService(id: 3) }.named(optionalName)
-            }
-            switch mode {
-            case .a: Dependency { RegService(id: 4) }.named("a")
-            case .b: Dependency { RegService(id: 5) }.named("b")
-            case .c: Dependency { RegService(id: 6) }.named("c")
-            }
-            for index in 0..<3 {
-                Dependency { RegService(id: 10 + index) }.associated(with: index)
-            }
-            if #available(macOS 14, iOS 17, *) {
-                Dependency { RegService(id: 20) }.named("available")
-            }
-            DependencyGroup {
-                Dependency { RegService(id: 30) }.named("group")
-            }
-            .enabled(enabled)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                if enabled {
+                    Dependency { RegService(id: 1) }.named("if")
+                } else {
+                    Dependency { RegService(id: 2) }.named("else")
+                }
+                if let optionalName {
+                    Dependency { RegService(id: 3) }.named(optionalName)
+                }
+                switch mode {
+                case .a: Dependency { RegService(id: 4) }.named("a")
+                case .b: Dependency { RegService(id: 5) }.named("b")
+                case .c: Dependency { RegService(id: 6) }.named("c")
+                }
+                for index in 0..<3 {
+                    Dependency { RegService(id: 10 + index) }.associated(with: index)
+                }
+                if #available(macOS 14, iOS 17, *) {
+                    Dependency { RegService(id: 20) }.named("available")
+                }
+                DependencyGroup {
+                    Dependency { RegService(id: 30) }.named("group")
+                }
+                .enabled(enabled)
+            })
         let ifBranch: RegService? = try DependencyGraph.inject(byName: "if")
         let elseBranch: RegService? = try DependencyGraph.inject(byName: "else")
         let optional: RegService? = try DependencyGraph.inject(byName: "optional")
@@ -219,10 +228,11 @@ struct RegistrationTests {
         #expect(Defaulted().locator == .type(RegService.self))
         #expect(Defaulted().scope == .shared)
         #expect(Defaulted().eagerness == .lazy)
-        DependencyGraph.activate(DependencyContainer {
-            Representation()
-            Defaulted()
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Representation()
+                Defaulted()
+            })
         let first: RegService = try DependencyGraph.inject(byName: "custom")
         let second: RegService = try DependencyGraph.inject(byName: "custom")
         #expect(first === second && first.id == 42)

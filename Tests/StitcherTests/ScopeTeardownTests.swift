@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 /// What happened, in order, from any thread.
 private final class Log: @unchecked Sendable {
@@ -58,15 +58,16 @@ private struct Plain: Closable {}
 struct ScopeTeardownTests {
     @Test func teardownRunsNewestFirstOnceEach() throws {
         let log = Log()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Resource("database", log) }.named("database").scope(.scoped)
-            Dependency { Resource("cache", log) }.named("cache").scope(.scoped)
-            Dependency { () -> Resource in
-                _ = try DependencyGraph.inject(byName: "database") as Resource
-                _ = try DependencyGraph.inject(byName: "cache") as Resource
-                return Resource("repository", log)
-            }.named("repository").scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Resource("database", log) }.named("database").scope(.scoped)
+                Dependency { Resource("cache", log) }.named("cache").scope(.scoped)
+                Dependency { () -> Resource in
+                    _ = try DependencyGraph.inject(byName: "database") as Resource
+                    _ = try DependencyGraph.inject(byName: "cache") as Resource
+                    return Resource("repository", log)
+                }.named("repository").scope(.scoped)
+            })
         try DependencyGraph.withScope {
             _ = try DependencyGraph.inject(byName: "repository") as Resource
             _ = try DependencyGraph.inject(byName: "repository") as Resource
@@ -89,10 +90,11 @@ struct ScopeTeardownTests {
 
     @Test func aFailingTeardownIsReportedAndTheOthersStillRun() throws {
         let log = Log()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Resource("first", log) }.named("first").scope(.scoped)
-            Dependency { Resource("second", log, fails: true) }.named("second").scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Resource("first", log) }.named("first").scope(.scoped)
+                Dependency { Resource("second", log, fails: true) }.named("second").scope(.scoped)
+            })
         do {
             try DependencyGraph.withScope {
                 _ = try DependencyGraph.inject(byName: "first") as Resource
@@ -133,12 +135,13 @@ struct ScopeTeardownTests {
         // A struct's teardown is found once for its type; behind `any Closable`, the value
         // (a struct, a class, or neither) decides.
         let log = Log()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { ValueResource(name: "value", log: log) }.scope(.scoped)
-            Dependency { ValueResource(name: "boxed value", log: log) as any Closable }.named("value").scope(.scoped)
-            Dependency { Resource("boxed object", log) as any Closable }.named("object").scope(.scoped)
-            Dependency { Plain() as any Closable }.named("plain").scope(.scoped)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { ValueResource(name: "value", log: log) }.scope(.scoped)
+                Dependency { ValueResource(name: "boxed value", log: log) as any Closable }.named("value").scope(.scoped)
+                Dependency { Resource("boxed object", log) as any Closable }.named("object").scope(.scoped)
+                Dependency { Plain() as any Closable }.named("plain").scope(.scoped)
+            })
         let inject = {
             _ = try DependencyGraph.inject() as ValueResource
             _ = try DependencyGraph.inject(byName: "value") as any Closable
@@ -158,10 +161,11 @@ struct ScopeTeardownTests {
 
     @Test func anAsyncScopeThrowsTheFailuresOfSynchronousTeardowns() async throws {
         let log = Log()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { Resource("first", log, fails: true) }.named("first").scope(.scoped)
-            Dependency { Resource("second", log) }.named("second").scope(.scoped)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Resource("first", log, fails: true) }.named("first").scope(.scoped)
+                Dependency { Resource("second", log) }.named("second").scope(.scoped)
+            })
         let error = await #expect(throws: ScopeTeardownError.self) {
             try await DependencyGraph.withScope {
                 _ = try DependencyGraph.inject(byName: "first") as Resource

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -143,10 +144,11 @@ struct ScopeTests {
 
     @Test func managedResetKeepsOtherInstances() throws {
         let subject = PassthroughSubject<Void, Never>()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Scoped() }.scope(.managed(by: subject))
-            Dependency { Scoped() }.scope(.singleton).named("singleton")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Scoped() }.scope(.managed(by: subject))
+                Dependency { Scoped() }.scope(.singleton).named("singleton")
+            })
         let singleton: Scoped = try DependencyGraph.inject(byName: "singleton")
         subject.send()
         #expect(try (DependencyGraph.inject(byName: "singleton") as Scoped) === singleton)

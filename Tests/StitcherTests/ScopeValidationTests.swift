@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Session: @unchecked Sendable {}
 private final class Cache: @unchecked Sendable {
@@ -31,10 +31,11 @@ struct ScopeValidationTests {
     }
 
     @Test func aSingletonInjectingAScopedDependencyIsACaptiveDependency() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Session() }.scope(.scoped)
-            Dependency { Cache(try DependencyGraph.inject()) }.scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { Cache(try DependencyGraph.inject()) }.scope(.singleton)
+            })
         try DependencyGraph.withScope {
             let error = #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as Cache }
             #expect(error?.reason == .captiveDependency(holder: .type("Cache"), holderScope: "singleton"))
@@ -45,11 +46,12 @@ struct ScopeValidationTests {
     }
 
     @Test func aCaptiveDependencyThroughTransientsNamesTheWholeChain() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Session() }.scope(.scoped)
-            Dependency { Helper(try DependencyGraph.inject()) }.scope(.instance)
-            Dependency { Holder(try DependencyGraph.inject()) }.scope(.managed(by: ManualScope()))
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { Helper(try DependencyGraph.inject()) }.scope(.instance)
+                Dependency { Holder(try DependencyGraph.inject()) }.scope(.managed(by: ManualScope()))
+            })
         try DependencyGraph.withScope {
             let error = #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as Holder }
             #expect(error?.reason == .captiveDependency(holder: .type("Holder"), holderScope: "managed(ManualScope)"))
@@ -59,10 +61,11 @@ struct ScopeValidationTests {
     }
 
     @Test func aSharedInstanceInjectingAScopedOneIsCaptiveToo() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Session() }.scope(.scoped)
-            Dependency { Cache(try DependencyGraph.inject()) }.scope(.shared)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { Cache(try DependencyGraph.inject()) }.scope(.shared)
+            })
         try DependencyGraph.withScope {
             let error = #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as Cache }
             #expect(error?.reason == .captiveDependency(holder: .type("Cache"), holderScope: "shared"))
@@ -70,11 +73,12 @@ struct ScopeValidationTests {
     }
 
     @Test func scopedAndTransientDependenciesMayInjectScopedOnes() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Session() }.scope(.scoped)
-            Dependency { Helper(try DependencyGraph.inject()) }.scope(.instance)
-            Dependency { Holder(try DependencyGraph.inject()) }.scope(.scoped)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { Helper(try DependencyGraph.inject()) }.scope(.instance)
+                Dependency { Holder(try DependencyGraph.inject()) }.scope(.scoped)
+            })
         try DependencyGraph.withScope {
             let holder: Holder = try DependencyGraph.inject()
             let helper: Helper = try DependencyGraph.inject()
@@ -83,10 +87,11 @@ struct ScopeValidationTests {
     }
 
     @Test func anAsyncFactoryHoldingAScopedDependencyIsCaughtToo() async throws {
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { Session() }.scope(.scoped)
-            Dependency { () async throws -> Cache in Cache(try await DependencyGraph.injectAsync()) }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { () async throws -> Cache in Cache(try await DependencyGraph.injectAsync()) }.scope(.singleton)
+            })
         try await DependencyGraph.withScope {
             let error = await #expect(throws: DependencyScopeError.self) { try await DependencyGraph.injectAsync() as Cache }
             #expect(error?.reason == .captiveDependency(holder: .type("Cache"), holderScope: "singleton"))

@@ -2,9 +2,10 @@
 // injection, as written there; only the placeholder types the samples leave undefined are
 // declared here, and top-level samples are placed inside types or functions.
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -62,7 +63,7 @@ private final class ProfileAvatarUploadService: UploadServiceProtocol, Sendable 
 private final class ProfileBannerUploadService: UploadServiceProtocol, Sendable {}
 private final class UserRepository: Sendable { init(managedObjectContext: ManagedObjectContexts) {} }
 private final class AccountService: Sendable {}
-private extension Entity { init(of: T.Type) {} }
+extension Entity { fileprivate init(of: T.Type) {} }
 private typealias Model = Entity
 private func composeFeatureContainers() -> [DependencyContainer] {
     [DependencyContainer { LocalStorageService() }, DependencyContainer { UserAccountService() }]

@@ -1,6 +1,6 @@
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
 
 private final class Plain: Sendable { init() {} }
 private final class Numbered: Sendable {
@@ -18,12 +18,13 @@ private struct Settings: Equatable { let retries: Int }
 @Suite(.isolatedDependencyGraph)
 struct SharedNameTests {
     @Test func registrationsSharingANameAreToldApartByTheirParameters() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Plain() }.named("store").scope(.singleton)
-            Dependency { (number: Int) in Numbered(number) }.named("store")
-            Dependency { (label: String) in Labelled(label) }.named("store")
-            Dependency { Plain() }.named("alone").scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Plain() }.named("store").scope(.singleton)
+                Dependency { (number: Int) in Numbered(number) }.named("store")
+                Dependency { (label: String) in Labelled(label) }.named("store")
+                Dependency { Plain() }.named("alone").scope(.singleton)
+            })
         let plain: Plain = try DependencyGraph.inject(byName: "store")
         let again: Plain = try DependencyGraph.inject(byName: "store")
         let numbered: Numbered = try DependencyGraph.inject(byName: "store", parameters: 7)
@@ -39,23 +40,26 @@ struct SharedNameTests {
     }
 
     @Test func aLaterContainerReplacesOneRegistrationOfASharedName() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Plain() }.named("store")
-            Dependency { (number: Int) in Numbered(number) }.named("store")
-        })
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { (number: Int) in Numbered(number * 10) }.named("store")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Plain() }.named("store")
+                Dependency { (number: Int) in Numbered(number) }.named("store")
+            })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { (number: Int) in Numbered(number * 10) }.named("store")
+            })
         let numbered: Numbered = try DependencyGraph.inject(byName: "store", parameters: 2)
         #expect(numbered.number == 20, "the later container's registration wins")
         let _: Plain = try DependencyGraph.inject(byName: "store")
     }
 
     @Test func aNameRequestedAsAnotherTypeThrowsInsteadOfCasting() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Plain() }.named("plain").scope(.singleton)
-            Dependency { Settings(retries: 3) }.named("settings")
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Plain() }.named("plain").scope(.singleton)
+                Dependency { Settings(retries: 3) }.named("settings")
+            })
         #expect(throws: InjectionError.self) {
             let _: Numbered = try DependencyGraph.inject(byName: "plain")
         }

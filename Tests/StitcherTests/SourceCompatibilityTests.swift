@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -143,15 +144,16 @@ struct SourceCompatibilityTests {
     }
 
     @Test func injection() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Service() }.conforms(to: Tracking.self)
-            Dependency { Service() }.named("service")
-            Dependency { Service() }.named(Names.service)
-            Dependency { Service() }.named(Label())
-            Dependency { (cache: Int) in Repository(cachedBy: cache) }.named("repository")
-            Dependency { (cache: Int) in Repository(cachedBy: cache) }
-            Dependency { Service() }.associated(with: Slot.avatar)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Service() }.conforms(to: Tracking.self)
+                Dependency { Service() }.named("service")
+                Dependency { Service() }.named(Names.service)
+                Dependency { Service() }.named(Label())
+                Dependency { (cache: Int) in Repository(cachedBy: cache) }.named("repository")
+                Dependency { (cache: Int) in Repository(cachedBy: cache) }
+                Dependency { Service() }.associated(with: Slot.avatar)
+            })
         let _: Service = try DependencyGraph.inject(byName: "service")
         let _: Service = try DependencyGraph.inject(byName: Names.service)
         let _: Service = try DependencyGraph.inject(byName: Label())

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -27,7 +28,10 @@ private final class SecondProbe: Resource, @unchecked Sendable {}
 private final class ThirdProbe: Resource, @unchecked Sendable {}
 
 private final class Anchor: Sendable {}
-private enum StormKey: Hashable { case core, volatile(Int) }
+private enum StormKey: Hashable {
+    case core
+    case volatile(Int)
+}
 
 /// How many resources were made and how many are alive, from any thread.
 private final class Census: @unchecked Sendable {
@@ -35,10 +39,27 @@ private final class Census: @unchecked Sendable {
     private var live = 0
     private var made = 0
 
-    func born() { lock.lock(); live += 1; made += 1; lock.unlock() }
-    func died() { lock.lock(); live -= 1; lock.unlock() }
-    var alive: Int { lock.lock(); defer { lock.unlock() }; return live }
-    var total: Int { lock.lock(); defer { lock.unlock() }; return made }
+    func born() {
+        lock.lock()
+        live += 1
+        made += 1
+        lock.unlock()
+    }
+    func died() {
+        lock.lock()
+        live -= 1
+        lock.unlock()
+    }
+    var alive: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return live
+    }
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return made
+    }
 }
 
 /// A container the storm activates, deactivates, invalidates and resets, with every scope,
@@ -92,7 +113,8 @@ private struct Tally {
 /// checked throughout and at the end. `STITCHER_STORM_SEED` replays one seed.
 @Suite(.isolatedDependencyGraph)
 struct StormTests {
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["STITCHER_STORM_SEED"]
+    static let seeds: [UInt64] =
+        ProcessInfo.processInfo.environment["STITCHER_STORM_SEED"]
         .flatMap { UInt64($0) }.map { [$0] } ?? [0x5EED_0001, 0x5EED_0002, 0x5EED_0003]
 
     static let threads = 4
@@ -101,11 +123,15 @@ struct StormTests {
         let census = Census()
         let anchors = Counter()
         let volatiles = (0..<3).map { Volatile(index: $0, census: census) }
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Anchor in anchors.increment(); return Anchor() }.scope(.singleton)
-            Dependency { (value: Int) in value * 2 }.named("double")
-            Dependency(for: StormKey.core) { "core" }
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Anchor in
+                    anchors.increment()
+                    return Anchor()
+                }.scope(.singleton)
+                Dependency { (value: Int) in value * 2 }.named("double")
+                Dependency(for: StormKey.core) { "core" }
+            })
         let anchor: Anchor = try DependencyGraph.inject(byType: Anchor.self)
         let failures = Protected<[String]>([])
         let tallies = Protected<[Tally]>([])
@@ -148,7 +174,8 @@ struct StormTests {
         await offThePool { ended.wait() }
 
         let total = tallies.withLock { $0.reduce(Tally(), +) }
-        print("""
+        print(
+            """
             Storm seed \(seed): \(Self.threads) threads × \(operations) operations; \
             \(total.injections) injections (\(total.misses) misses, \(total.asyncInjections) async, \(total.asyncHits) found), \
             \(total.activations) activations, \(total.deactivations) deactivations, \
@@ -210,7 +237,8 @@ struct StormTests {
             case 1: let _: Resource = try DependencyGraph.inject(byName: "shared-\(index)")
             case 2: let _: Resource = try DependencyGraph.inject(byName: "managed-\(index)")
             case 3: let _: Resource = try DependencyGraph.inject(byName: "instance-\(index)")
-            case 4: let _: Resource = try DependencyGraph.inject(byName: "keyed-\(index)", parameters: Int.random(in: 0..<4, using: &random))
+            case 4:
+                let _: Resource = try DependencyGraph.inject(byName: "keyed-\(index)", parameters: Int.random(in: 0..<4, using: &random))
             case 5: let _: Resource = try DependencyGraph.inject(byValue: StormKey.volatile(index))
             case 6:
                 let probes: [any Probe] = try DependencyGraph.inject()

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import Stitcher
 import StitcherTesting
+import Testing
+
 #if canImport(Combine)
 import Combine
 #else
@@ -24,11 +25,15 @@ private final class BuildLog: @unchecked Sendable {
     private var counts: [String: Int] = [:]
 
     func record(_ key: String) {
-        lock.lock(); counts[key, default: 0] += 1; lock.unlock()
+        lock.lock()
+        counts[key, default: 0] += 1
+        lock.unlock()
     }
 
     func count(_ key: String) -> Int {
-        lock.lock(); defer { lock.unlock() }; return counts[key, default: 0]
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[key, default: 0]
     }
 }
 
@@ -37,14 +42,24 @@ struct StressTests {
     @Test func firstCreationRacesBuildEachScopeOnce() throws {
         let log = BuildLog()
         let scope = PassthroughSubject<Void, Never>()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in log.record("singleton"); return Built(generation: 0) }
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in
+                    log.record("singleton")
+                    return Built(generation: 0)
+                }
                 .named("singleton").scope(.singleton)
-            Dependency { () -> Built in log.record("managed"); return Built(generation: 0) }
+                Dependency { () -> Built in
+                    log.record("managed")
+                    return Built(generation: 0)
+                }
                 .named("managed").scope(.managed(by: scope))
-            Dependency { () -> Built in log.record("shared"); return Built(generation: 0) }
+                Dependency { () -> Built in
+                    log.record("shared")
+                    return Built(generation: 0)
+                }
                 .named("shared").scope(.shared)
-        })
+            })
         let rounds = scaled(40)
         for _ in 0..<rounds {
             let seen = InstanceSet()
@@ -67,9 +82,13 @@ struct StressTests {
 
     @Test func tasksRacingOnFirstCreation() async throws {
         let log = BuildLog()
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in log.record("task"); return Built(generation: 0) }.scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in
+                    log.record("task")
+                    return Built(generation: 0)
+                }.scope(.singleton)
+            })
         let identifiers = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<scaled(64) {
                 group.addTask { ObjectIdentifier(try DependencyGraph.inject(byType: Built.self)) }
@@ -83,9 +102,10 @@ struct StressTests {
     @Test func managedResetsDuringResolutionBuildOncePerScopeLifetime() throws {
         let scope = Unchecked(PassthroughSubject<Void, Never>())
         let builds = Counter()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in Built(generation: builds.increment()) }.scope(.managed(by: scope.value))
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in Built(generation: builds.increment()) }.scope(.managed(by: scope.value))
+            })
         let resets = scaled(200)
         let stop = Flag(false)
         let failures = Counter()
@@ -107,9 +127,10 @@ struct StressTests {
     }
 
     @Test func churnOfActivationDeactivationAndInvalidationNeverDisturbsStableResolution() throws {
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Built(generation: -1) }.named("stable").scope(.singleton)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Built(generation: -1) }.named("stable").scope(.singleton)
+            })
         let stable: Built = try DependencyGraph.inject(byName: "stable")
         let subject = Unchecked(PassthroughSubject<Void, Never>())
         let flag = Flag(false)
@@ -153,9 +174,13 @@ struct StressTests {
     /// must see either the live instance or none, never a released reference.
     @Test func sharedInstanceReleasedAndRebuiltWhileOtherThreadsRead() throws {
         let log = BuildLog()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in log.record("shared"); return Built(generation: 0) }.scope(.shared)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in
+                    log.record("shared")
+                    return Built(generation: 0)
+                }.scope(.shared)
+            })
         let rounds = scaled(300)
         let threads = 3
         // Two phases per round: everyone resolves and holds, then everyone lets go.
@@ -184,9 +209,13 @@ struct StressTests {
     /// a weak reference that was already released.
     @Test func sharedInstanceChurnUnderConcurrentReads() throws {
         let log = BuildLog()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in log.record("shared"); return Built(generation: 1) }.scope(.shared)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in
+                    log.record("shared")
+                    return Built(generation: 1)
+                }.scope(.shared)
+            })
         let iterations = scaled(20_000)
         let resolved = Counter()
         let finished = onThreads(3, timeout: 120) { _ in
@@ -203,9 +232,13 @@ struct StressTests {
 
     @Test func injectedPropertiesFirstReadFromManyThreads() {
         let log = BuildLog()
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Built in log.record("property"); return Built(generation: 0) }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Built in
+                    log.record("property")
+                    return Built(generation: 0)
+                }.scope(.instance)
+            })
         final class Holder: @unchecked Sendable { @Injected var built: Built }
         for _ in 0..<scaled(50) {
             let holder = Holder()

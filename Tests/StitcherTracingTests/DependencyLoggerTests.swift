@@ -27,10 +27,11 @@ struct DependencyLoggerTests {
     @Test func eachInstantiationIsLoggedAtTraceLevelWithItsParent() throws {
         let handler = InMemoryLogHandler()
         DependencyGraph.currentContext.observer = DependencyLogger(logger: logger(handler), slowFactoryThreshold: .seconds(60))
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Database() }.scope(.singleton)
-            Dependency(autowiring: Service.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Database() }.scope(.singleton)
+                Dependency(autowiring: Service.init)
+            })
         _ = try DependencyGraph.inject(byType: Service.self)
         let entries = handler.entries
         #expect(entries.map(\.level) == [.trace, .trace])
@@ -50,10 +51,11 @@ struct DependencyLoggerTests {
         // At info level the trace lines are not written; the warning is.
         DependencyGraph.currentContext.observer = DependencyLogger(
             logger: logger(handler, level: .info), slowFactoryThreshold: .milliseconds(10))
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Slow() }.scope(.instance)
-            Dependency { Database() }.scope(.instance)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Slow() }.scope(.instance)
+                Dependency { Database() }.scope(.instance)
+            })
         _ = try DependencyGraph.inject(byType: Slow.self)
         _ = try DependencyGraph.inject(byType: Database.self)
         let entries = handler.entries
@@ -66,9 +68,10 @@ struct DependencyLoggerTests {
     @Test func aFailureIsLoggedAtDebugLevel() throws {
         let handler = InMemoryLogHandler()
         DependencyGraph.currentContext.observer = DependencyLogger(logger: logger(handler, level: .debug))
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> Database in throw Unreachable() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Database in throw Unreachable() }
+            })
         #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Database.self) }
         let entries = handler.entries
         #expect(entries.map(\.level) == [.debug])
@@ -80,10 +83,11 @@ struct DependencyLoggerTests {
         let handler = InMemoryLogHandler()
         let recorder = DependencyEdgeRecorder()
         DependencyGraph.currentContext.observer = DependencyGraphObserverGroup(recorder, DependencyLogger(logger: logger(handler)))
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { Database() }.scope(.singleton)
-            Dependency { Service(database: try DependencyGraph.inject()) }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Database() }.scope(.singleton)
+                Dependency { Service(database: try DependencyGraph.inject()) }
+            })
         _ = try DependencyGraph.inject(byType: Service.self)
         #expect(handler.entries.count == 2)
         #expect(recorder.edges.map(\.description) == ["Type[Service] -> Type[Database]"])

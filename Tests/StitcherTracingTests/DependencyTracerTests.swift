@@ -18,14 +18,15 @@ struct DependencyTracerTests {
     @Test func instantiationsNestUnderTheCallersSpan() throws {
         let tracer = InMemoryTracer()
         DependencyGraph.currentContext.observer = DependencyTracer(tracer: tracer)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () -> Database in
-                tracer.withSpan("connect") { _ in }  // the factory's own work
-                return Database()
-            }
-            .scope(.singleton)
-            Dependency(autowiring: Service.init)
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Database in
+                    tracer.withSpan("connect") { _ in }  // the factory's own work
+                    return Database()
+                }
+                .scope(.singleton)
+                Dependency(autowiring: Service.init)
+            })
         try tracer.withSpan("GET /orders") { _ in
             _ = try DependencyGraph.inject(byType: Service.self)
         }
@@ -51,9 +52,10 @@ struct DependencyTracerTests {
     @Test func aFailingFactoryRecordsItsError() throws {
         let tracer = InMemoryTracer()
         DependencyGraph.currentContext.observer = DependencyTracer(tracer: tracer)
-        DependencyGraph.activate(DependencyContainer {
-            Dependency { () throws -> Database in throw Refused() }
-        })
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Database in throw Refused() }
+            })
         #expect(throws: InjectionError.self) { try DependencyGraph.inject(byType: Database.self) }
         let span = try #require(tracer.finishedSpans.first)
         #expect(span.operationName == "Instantiate Type[Database]")
@@ -63,13 +65,14 @@ struct DependencyTracerTests {
     @Test func anAsynchronousFactoryIsTracedUnderTheCallersSpan() async throws {
         let tracer = InMemoryTracer()
         DependencyGraph.currentContext.observer = DependencyTracer(tracer: tracer)
-        await DependencyGraph.activate(DependencyContainer {
-            Dependency { () async -> Gateway in
-                await tracer.withSpan("handshake") { _ in await Task.yield() }
-                return Gateway()
-            }
-            .scope(.singleton)
-        })
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () async -> Gateway in
+                    await tracer.withSpan("handshake") { _ in await Task.yield() }
+                    return Gateway()
+                }
+                .scope(.singleton)
+            })
         try await tracer.withSpan("startup") { _ in
             _ = try await DependencyGraph.injectAsync(byType: Gateway.self)
         }

@@ -11,14 +11,23 @@ final class ParameterizedService: @unchecked Sendable {
     init(value: Int) { self.value = value }
 }
 final class LeafB: @unchecked Sendable { init() {} }
-final class NodeA: @unchecked Sendable { let b: LeafB; init(b: LeafB) { self.b = b } }
+final class NodeA: @unchecked Sendable {
+    let b: LeafB
+    init(b: LeafB) { self.b = b }
+}
 final class LeafC: @unchecked Sendable { init() {} }
 final class GraphRoot: @unchecked Sendable {
     let a: NodeA, c: LeafC
-    init(a: NodeA, c: LeafC) { self.a = a; self.c = c }
+    init(a: NodeA, c: LeafC) {
+        self.a = a
+        self.c = c
+    }
 }
 final class WideService: @unchecked Sendable { init() {} }
-final class WideWidget: @unchecked Sendable { let value: Int; init(value: Int) { self.value = value } }
+final class WideWidget: @unchecked Sendable {
+    let value: Int
+    init(value: Int) { self.value = value }
+}
 final class WrapperService: @unchecked Sendable { init() {} }
 
 /// A holder of an `@Injected` property and of plain stored properties, for workload 9.

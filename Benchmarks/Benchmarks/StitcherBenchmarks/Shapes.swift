@@ -22,16 +22,17 @@ final class BenchWidget: @unchecked Sendable {
 
 /// Registers the shapes' dependencies and their benchmarks.
 func shapeBenchmarks() {
-    DependencyGraph.activate(DependencyContainer {
-        Dependency { BenchServiceImpl() }.conforms(to: BenchService.self).scope(.singleton)
-        Dependency { BenchFactoryImpl() }.conforms(to: BenchFactory.self).scope(.instance)
-        Dependency { BenchValueImpl() }.conforms(to: BenchValue.self)
-        Dependency { BenchOptional() }.scope(.singleton)
-        Dependency { BenchFirst() }.conforms(to: BenchListed.self).scope(.singleton)
-        Dependency { BenchSecond() }.conforms(to: BenchListed.self).scope(.singleton)
-        Dependency { BenchWidget() }.scope(.instance)
-        Dependency { (value: Int) in BenchWidget(value) }.scope(.instance)
-    })
+    DependencyGraph.activate(
+        DependencyContainer {
+            Dependency { BenchServiceImpl() }.conforms(to: BenchService.self).scope(.singleton)
+            Dependency { BenchFactoryImpl() }.conforms(to: BenchFactory.self).scope(.instance)
+            Dependency { BenchValueImpl() }.conforms(to: BenchValue.self)
+            Dependency { BenchOptional() }.scope(.singleton)
+            Dependency { BenchFirst() }.conforms(to: BenchListed.self).scope(.singleton)
+            Dependency { BenchSecond() }.conforms(to: BenchListed.self).scope(.singleton)
+            Dependency { BenchWidget() }.scope(.instance)
+            Dependency { (value: Int) in BenchWidget(value) }.scope(.instance)
+        })
     let service: any BenchService = BenchServiceImpl()
     let serviceClosure: () -> any BenchService = { service }
     Benchmark("S1 singleton by its protocol: baseline stored closure") { benchmark in

@@ -91,8 +91,9 @@ let benchmarks: @Sendable () -> Void = {
     // initializer with three values injected directly.
     Benchmark("12 autowired transient, 3 parameters: baseline initializer, each injected") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(AutowiredService(
-                first: try DependencyGraph.inject(), second: try DependencyGraph.inject(), wrapper: try DependencyGraph.inject()))
+            blackHole(
+                AutowiredService(
+                    first: try DependencyGraph.inject(), second: try DependencyGraph.inject(), wrapper: try DependencyGraph.inject()))
         }
     }
     Benchmark("12 autowired transient, 3 parameters: Stitcher") { benchmark in

@@ -33,13 +33,18 @@ func compare(
     baseline: () throws -> AnyObject, stitcher: () throws -> AnyObject, swinject: (() -> AnyObject)? = nil,
     swiftDependencies: (() -> AnyObject)? = nil
 ) rethrows {
-    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
-    var theirs: [[Double]] = [[], []], factors: [[Double]] = [[], []]
+    var base: [Double] = []
+    var ours: [Double] = []
+    var ratios: [Double] = []
+    var theirs: [[Double]] = [[], []]
+    var factors: [[Double]] = [[], []]
     let others = [swinject.map { ($0, burst / 20) }, swiftDependencies.map { ($0, burst / 20) }]
     _ = try nanoseconds(burst, baseline)
     _ = try nanoseconds(burst, stitcher)
     for round in 0..<rounds {
-        var b = 0.0, s = 0.0, o = [0.0, 0.0]
+        var b = 0.0
+        var s = 0.0
+        var o = [0.0, 0.0]
         for turn in 0..<4 {
             switch (round + turn) % 4 {
             case 0: b = try nanoseconds(burst, baseline)
@@ -55,10 +60,13 @@ func compare(
             factors[other].append(o[other] / s)
         }
     }
-    var row = [name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
-               String(format: "%.2f×", median(ratios))]
+    var row = [
+        name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
+        String(format: "%.2f×", median(ratios)),
+    ]
     for other in 0..<2 {
-        row += others[other] == nil
+        row +=
+            others[other] == nil
             ? ["—", "—"] : [String(format: "%.0f", median(theirs[other])), String(format: "%.1f×", median(factors[other]))]
     }
     print("| " + row.joined(separator: " | ") + " |")
@@ -86,62 +94,74 @@ func printRatios() throws {
     for name in wideNames {
         wideSwinject.register(Wide.self, name: name) { _ in Wide() }.inObjectScope(.container)
     }
-    print("| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher "
-        + "| swift-dependencies | swift-dependencies ÷ Stitcher |")
+    print(
+        "| workload | baseline | Stitcher | Stitcher ÷ baseline | Swinject | Swinject ÷ Stitcher "
+            + "| swift-dependencies | swift-dependencies ÷ Stitcher |")
     print("| - | - | - | - | - | - | - | - |")
-    try compare("1 singleton by type (stored closure)", burst: 20_000,
-                baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) as Single },
-                swinject: { swinject.resolve(Single.self)! },
-                swiftDependencies: { swiftDependenciesSingle() })
-    try compare("2 transient (initializer)", burst: 20_000,
-                baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) },
-                swinject: { swinject.resolve(Transient.self)! })
-    try compare("3 graph Root(A(B), C) (initializers)", burst: 5_000,
-                baseline: { Root(a: NodeA(b: LeafB()), c: LeafC()) }, stitcher: { try DependencyGraph.inject(byType: Root.self) },
-                swinject: { swinject.resolve(Root.self)! })
-    try compare("4 singleton by name (dictionary)", burst: 20_000,
-                baseline: { dictionary["named"]! }, stitcher: { try DependencyGraph.inject(byName: "named") as Single },
-                swinject: { swinject.resolve(Single.self, name: "named")! })
-    try compare("5 transient with an Int (initializer)", burst: 20_000,
-                baseline: { Param(42) }, stitcher: { try DependencyGraph.inject(byType: Param.self, 42) },
-                swinject: { swinject.resolve(Param.self, argument: 42)! })
-    try compare("6 one of 100k names (dictionary)", burst: 20_000,
-                baseline: {
-                    index = index == wideNames.count - 1 ? 0 : index + 1
-                    return wideDictionary[wideNames[index]]!
-                },
-                stitcher: {
-                    index = index == wideNames.count - 1 ? 0 : index + 1
-                    return try DependencyGraph.inject(byName: wideNames[index]) as Wide
-                },
-                swinject: {
-                    index = index == wideNames.count - 1 ? 0 : index + 1
-                    return wideSwinject.resolve(Wide.self, name: wideNames[index])!
-                })
-    try compare("12 autowired transient, 3 parameters (initializer, each injected)", burst: 10_000,
-                baseline: {
-                    Autowired(single: try DependencyGraph.inject(), other: try DependencyGraph.inject(), shared: try DependencyGraph.inject())
-                },
-                stitcher: { try DependencyGraph.inject(byType: Autowired.self) },
-                swinject: { swinject.resolve(Autowired.self)! })
+    try compare(
+        "1 singleton by type (stored closure)", burst: 20_000,
+        baseline: { storedClosure() }, stitcher: { try DependencyGraph.inject(byType: Single.self) as Single },
+        swinject: { swinject.resolve(Single.self)! },
+        swiftDependencies: { swiftDependenciesSingle() })
+    try compare(
+        "2 transient (initializer)", burst: 20_000,
+        baseline: { Transient() }, stitcher: { try DependencyGraph.inject(byType: Transient.self) },
+        swinject: { swinject.resolve(Transient.self)! })
+    try compare(
+        "3 graph Root(A(B), C) (initializers)", burst: 5_000,
+        baseline: { Root(a: NodeA(b: LeafB()), c: LeafC()) }, stitcher: { try DependencyGraph.inject(byType: Root.self) },
+        swinject: { swinject.resolve(Root.self)! })
+    try compare(
+        "4 singleton by name (dictionary)", burst: 20_000,
+        baseline: { dictionary["named"]! }, stitcher: { try DependencyGraph.inject(byName: "named") as Single },
+        swinject: { swinject.resolve(Single.self, name: "named")! })
+    try compare(
+        "5 transient with an Int (initializer)", burst: 20_000,
+        baseline: { Param(42) }, stitcher: { try DependencyGraph.inject(byType: Param.self, 42) },
+        swinject: { swinject.resolve(Param.self, argument: 42)! })
+    try compare(
+        "6 one of 100k names (dictionary)", burst: 20_000,
+        baseline: {
+            index = index == wideNames.count - 1 ? 0 : index + 1
+            return wideDictionary[wideNames[index]]!
+        },
+        stitcher: {
+            index = index == wideNames.count - 1 ? 0 : index + 1
+            return try DependencyGraph.inject(byName: wideNames[index]) as Wide
+        },
+        swinject: {
+            index = index == wideNames.count - 1 ? 0 : index + 1
+            return wideSwinject.resolve(Wide.self, name: wideNames[index])!
+        })
+    try compare(
+        "12 autowired transient, 3 parameters (initializer, each injected)", burst: 10_000,
+        baseline: {
+            Autowired(single: try DependencyGraph.inject(), other: try DependencyGraph.inject(), shared: try DependencyGraph.inject())
+        },
+        stitcher: { try DependencyGraph.inject(byType: Autowired.self) },
+        swinject: { swinject.resolve(Autowired.self)! })
     compareActivation()
     // Workload 10: a singleton isolated to the main actor, injected on the main actor (this
     // runs on the main thread), next to a stored closure returning one.
     DependencyGraph.activate(DependencyContainer { Dependency { @MainActor in MainModel() }.scope(.singleton) })
     let mainModel = MainActor.assumeIsolated { MainModel() }
     let mainClosure: () -> MainModel = { mainModel }
-    try compare("10 main-actor singleton on the main actor (stored closure)", burst: 20_000,
-                baseline: { mainClosure() }, stitcher: { try DependencyGraph.inject(byType: MainModel.self) as MainModel })
+    try compare(
+        "10 main-actor singleton on the main actor (stored closure)", burst: 20_000,
+        baseline: { mainClosure() }, stitcher: { try DependencyGraph.inject(byType: MainModel.self) as MainModel })
     DependencyGraph.activate(scopeWorkloadContainer())
     let processClock = ProcessClock()
-    try compare("11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
-                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() },
-                swiftDependencies: { swiftDependenciesRequest() })
+    try compare(
+        "11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
+        baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() },
+        swiftDependencies: { swiftDependenciesRequest() })
     try printHeldGraphCosts()
-    compare("9 @Injected read (stored let)", burst: 50_000,
-            baseline: { properties.stored }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
-    compare("9 @Injected read (stored var)", burst: 50_000,
-            baseline: { properties.storedVariable }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
+    compare(
+        "9 @Injected read (stored let)", burst: 50_000,
+        baseline: { properties.stored }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
+    compare(
+        "9 @Injected read (stored var)", burst: 50_000,
+        baseline: { properties.storedVariable }, stitcher: { properties.injected }, swiftDependencies: { dependencyHolder.single })
 }
 
 /// A main-actor type (workload 10).
@@ -225,7 +245,11 @@ func compareActivation() {
 private func compareActivation(
     _ label: String, pairs: Int = 15, dictionary: () -> Any, stitcher: () -> Double, swinject: () -> Any
 ) {
-    var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
+    var base: [Double] = []
+    var ours: [Double] = []
+    var ratios: [Double] = []
+    var theirs: [Double] = []
+    var factors: [Double] = []
     for _ in 0..<pairs {
         let b = milliseconds(dictionary)
         let s = stitcher()
@@ -236,8 +260,10 @@ private func compareActivation(
         theirs.append(w)
         factors.append(w / s)
     }
-    let row = [label, String(format: "%.1f", median(base)),
-               String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios)),
-               String(format: "%.1f", median(theirs)), String(format: "%.1f×", median(factors))]
+    let row = [
+        label, String(format: "%.1f", median(base)),
+        String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios)),
+        String(format: "%.1f", median(theirs)), String(format: "%.1f×", median(factors)),
+    ]
     print("| " + row.joined(separator: " | ") + " |")
 }

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import ScopeWorkload
 import Stitcher
 
@@ -28,9 +28,15 @@ func compareServerRequest(only: String?) {
                 return
             }
             let burst = 5_000
-            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = [], theirs: [Double] = [], factors: [Double] = []
+            var base: [Double] = []
+            var ours: [Double] = []
+            var ratios: [Double] = []
+            var theirs: [Double] = []
+            var factors: [Double] = []
             for round in 0..<41 {
-                var b = 0.0, s = 0.0, d = 0.0
+                var b = 0.0
+                var s = 0.0
+                var d = 0.0
                 for turn in 0..<3 {
                     switch (round + turn) % 3 {
                     case 0: b = try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) }
@@ -38,12 +44,19 @@ func compareServerRequest(only: String?) {
                     default: d = try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) }
                     }
                 }
-                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b); theirs.append(d); factors.append(d / s) }
+                if round > 0 {
+                    base.append(b)
+                    ours.append(s)
+                    ratios.append(s / b)
+                    theirs.append(d)
+                    factors.append(d / s)
+                }
             }
-            print("11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
-                + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
-                + "cost \(Int(median(ours) - median(base))) ns per request; swift-dependencies (withDependencies "
-                + "around objects made by hand) \(Int(median(theirs))) ns, \((median(factors) * 100).rounded() / 100)× Stitcher's")
+            print(
+                "11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
+                    + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
+                    + "cost \(Int(median(ours) - median(base))) ns per request; swift-dependencies (withDependencies "
+                    + "around objects made by hand) \(Int(median(theirs))) ns, \((median(factors) * 100).rounded() / 100)× Stitcher's")
         } catch {
             print("server-request failed: \(error)")
         }
@@ -78,9 +91,12 @@ func compareServerRequestInParallel() {
         defer { done.signal() }
         do {
             let burst = 5_000
-            var base: [Double] = [], ours: [Double] = [], ratios: [Double] = []
+            var base: [Double] = []
+            var ours: [Double] = []
+            var ratios: [Double] = []
             for round in 0..<31 {
-                var b = 0.0, s = 0.0
+                var b = 0.0
+                var s = 0.0
                 for turn in 0..<2 {
                     if (round + turn) % 2 == 0 {
                         b = try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) }
@@ -88,11 +104,16 @@ func compareServerRequestInParallel() {
                         s = try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) }
                     }
                 }
-                if round > 0 { base.append(b); ours.append(s); ratios.append(s / b) }
+                if round > 0 {
+                    base.append(b)
+                    ours.append(s)
+                    ratios.append(s / b)
+                }
             }
-            print("11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
-                + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "
-                + "ratio \((median(ratios) * 100).rounded() / 100)×, cost \(Int(median(ours) - median(base))) ns per request")
+            print(
+                "11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
+                    + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "
+                    + "ratio \((median(ratios) * 100).rounded() / 100)×, cost \(Int(median(ours) - median(base))) ns per request")
         } catch {
             print("server-request-parallel failed: \(error)")
         }
@@ -116,10 +137,16 @@ func serverRequestParts() {
             // Every body makes an asynchronous call, so that the scopes are the asynchronous
             // ones a server's middleware opens (a body without one picks the synchronous form).
             try await report("task-local binding (baseline)") { _ in
-                await ServerParts.$value.withValue(marker) { await asynchronousStep(); return marker }
+                await ServerParts.$value.withValue(marker) {
+                    await asynchronousStep()
+                    return marker
+                }
             }
             try await report("empty async scope") { _ in
-                try await DependencyGraph.withScope { await asynchronousStep(); return marker }
+                try await DependencyGraph.withScope {
+                    await asynchronousStep()
+                    return marker
+                }
             }
             try await report("scope + request (1 scoped build)") { _ in
                 try await DependencyGraph.withScope {
@@ -164,7 +191,13 @@ func serverRequestParts() {
             }
             try await report("scope + async handler only") { _ in
                 try await DependencyGraph.withScope {
-                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    _ = try await serverHandler {
+                        ServerService(
+                            store: MemoryStore(),
+                            unitOfWork: ServerUnitOfWork(
+                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
+                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                    }
                     return marker
                 }
             }
@@ -172,7 +205,13 @@ func serverRequestParts() {
             try await report("scope + async handler only, counting thread changes") { _ in
                 try await DependencyGraph.withScope {
                     let before = pthread_self()
-                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    _ = try await serverHandler {
+                        ServerService(
+                            store: MemoryStore(),
+                            unitOfWork: ServerUnitOfWork(
+                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
+                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                    }
                     if pthread_self() != before { hops += 1 }
                     return marker
                 }
@@ -182,7 +221,13 @@ func serverRequestParts() {
             try await report("task-local + async handler only, counting thread changes") { _ in
                 try await ServerParts.$value.withValue(marker) {
                     let before = pthread_self()
-                    _ = try await serverHandler { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+                    _ = try await serverHandler {
+                        ServerService(
+                            store: MemoryStore(),
+                            unitOfWork: ServerUnitOfWork(
+                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
+                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                    }
                     if pthread_self() != before { hops += 1 }
                     return marker
                 }
@@ -208,7 +253,13 @@ func serverHandlerLoop(inScope: Bool) {
     Task {
         defer { done.signal() }
         let marker = ServerLogger()
-        let make = { ServerService(store: MemoryStore(), unitOfWork: ServerUnitOfWork(store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker), clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker)) }
+        let make = {
+            ServerService(
+                store: MemoryStore(),
+                unitOfWork: ServerUnitOfWork(
+                    store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
+                clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+        }
         for _ in 0..<5_000_000 {
             if inScope {
                 _ = try? await DependencyGraph.withScope { try await serverHandler(make) }

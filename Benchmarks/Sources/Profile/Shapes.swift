@@ -59,18 +59,19 @@ func profileArrayShape(_ count: Int) throws {
 }
 
 private func activateShapes() {
-    DependencyGraph.activate(DependencyContainer {
-        Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)
-        Dependency { ShapeTransient() }.conforms(to: ShapeFactory.self).scope(.instance)
-        Dependency { ShapeValueImpl() }.conforms(to: ShapeValue.self)
-        Dependency { ShapeOptional() }.scope(.singleton)
-        Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
-        Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
-        Dependency { ShapeMadeImpl() as any ShapeMade }.scope(.instance)
-        Dependency { ShapeMadeValueImpl() as any ShapeMadeValue }
-        Dependency { ShapeWidget() }.scope(.instance)
-        Dependency { (value: Int) in ShapeWidget(value) }.scope(.instance)
-    })
+    DependencyGraph.activate(
+        DependencyContainer {
+            Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)
+            Dependency { ShapeTransient() }.conforms(to: ShapeFactory.self).scope(.instance)
+            Dependency { ShapeValueImpl() }.conforms(to: ShapeValue.self)
+            Dependency { ShapeOptional() }.scope(.singleton)
+            Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
+            Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
+            Dependency { ShapeMadeImpl() as any ShapeMade }.scope(.instance)
+            Dependency { ShapeMadeValueImpl() as any ShapeMadeValue }
+            Dependency { ShapeWidget() }.scope(.instance)
+            Dependency { (value: Int) in ShapeWidget(value) }.scope(.instance)
+        })
 }
 
 /// Prints a Markdown table of the shapes.
@@ -86,20 +87,28 @@ func printShapes() throws {
     let listClosure: () -> [any ShapeListed] = { listed }
     print("| shape | baseline | Stitcher | Stitcher ÷ baseline | | |")
     print("| - | - | - | - | - | - |")
-    try compare("singleton by its protocol (stored closure)", burst: 20_000,
-                baseline: { serviceClosure() }, stitcher: { try DependencyGraph.inject() as any ShapeService })
-    try compare("transient by its protocol (initializer)", burst: 20_000,
-                baseline: { ShapeTransient() as any ShapeFactory }, stitcher: { try DependencyGraph.inject() as any ShapeFactory })
-    try compare("value type behind a protocol (closure)", burst: 20_000,
-                baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })
-    try compare("transient registered as its protocol, `Impl() as any P` (initializer)", burst: 20_000,
-                baseline: { ShapeMadeImpl() as any ShapeMade }, stitcher: { try DependencyGraph.inject() as any ShapeMade })
-    try compare("value registered as its protocol, `Impl() as any P` (closure)", burst: 20_000,
-                baseline: { consume(madeValueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeMadeValue) })
-    try compare("optional request of a singleton (stored closure)", burst: 20_000,
-                baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
-    try compare("with and without a parameter, injected without (initializer)", burst: 20_000,
-                baseline: { ShapeWidget() }, stitcher: { try DependencyGraph.inject() as ShapeWidget })
-    try compare("[P] of two singletons (stored array)", burst: 20_000,
-                baseline: { consume(listClosure()) }, stitcher: { consume(try DependencyGraph.inject() as [any ShapeListed]) })
+    try compare(
+        "singleton by its protocol (stored closure)", burst: 20_000,
+        baseline: { serviceClosure() }, stitcher: { try DependencyGraph.inject() as any ShapeService })
+    try compare(
+        "transient by its protocol (initializer)", burst: 20_000,
+        baseline: { ShapeTransient() as any ShapeFactory }, stitcher: { try DependencyGraph.inject() as any ShapeFactory })
+    try compare(
+        "value type behind a protocol (closure)", burst: 20_000,
+        baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })
+    try compare(
+        "transient registered as its protocol, `Impl() as any P` (initializer)", burst: 20_000,
+        baseline: { ShapeMadeImpl() as any ShapeMade }, stitcher: { try DependencyGraph.inject() as any ShapeMade })
+    try compare(
+        "value registered as its protocol, `Impl() as any P` (closure)", burst: 20_000,
+        baseline: { consume(madeValueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeMadeValue) })
+    try compare(
+        "optional request of a singleton (stored closure)", burst: 20_000,
+        baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
+    try compare(
+        "with and without a parameter, injected without (initializer)", burst: 20_000,
+        baseline: { ShapeWidget() }, stitcher: { try DependencyGraph.inject() as ShapeWidget })
+    try compare(
+        "[P] of two singletons (stored array)", burst: 20_000,
+        baseline: { consume(listClosure()) }, stitcher: { consume(try DependencyGraph.inject() as [any ShapeListed]) })
 }

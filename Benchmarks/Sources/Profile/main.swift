@@ -1,26 +1,27 @@
 import Dispatch
+import Foundation
 import HeapStatistics
 import ScopeWorkload
 import Stitcher
-import Foundation
 
 // A loop over one workload, for profilers (callgrind, perf): swift run -c release Profile <workload>
 final class Single: @unchecked Sendable { init() {} }
 final class Transient: @unchecked Sendable { init() {} }
 final class Other: @unchecked Sendable { init() {} }
-DependencyGraph.activate(DependencyContainer {
-    Dependency { Single() }.scope(.singleton)
-    Dependency { Other() }.scope(.singleton)
-    Dependency { Transient() }.scope(.instance)
-    Dependency { Single() }.named("named").scope(.singleton)
-    Dependency { Shared() }.scope(.shared)
-    Dependency { (value: Int) in Param(value) }.scope(.instance)
-    Dependency { LeafB() }.scope(.instance)
-    Dependency { NodeA(b: try DependencyGraph.inject()) }.scope(.instance)
-    Dependency { LeafC() }.scope(.instance)
-    Dependency { Root(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
-    Dependency(autowiring: Autowired.init).scope(.instance)
-})
+DependencyGraph.activate(
+    DependencyContainer {
+        Dependency { Single() }.scope(.singleton)
+        Dependency { Other() }.scope(.singleton)
+        Dependency { Transient() }.scope(.instance)
+        Dependency { Single() }.named("named").scope(.singleton)
+        Dependency { Shared() }.scope(.shared)
+        Dependency { (value: Int) in Param(value) }.scope(.instance)
+        Dependency { LeafB() }.scope(.instance)
+        Dependency { NodeA(b: try DependencyGraph.inject()) }.scope(.instance)
+        Dependency { LeafC() }.scope(.instance)
+        Dependency { Root(a: try DependencyGraph.inject(), c: try DependencyGraph.inject()) }.scope(.instance)
+        Dependency(autowiring: Autowired.init).scope(.instance)
+    })
 /// Workload 12: a transient whose three parameters are injected by autowiring.
 final class Autowired: @unchecked Sendable {
     let single: Single, other: Other, shared: Shared
@@ -31,14 +32,23 @@ final class Autowired: @unchecked Sendable {
     }
 }
 final class LeafB: @unchecked Sendable { init() {} }
-final class NodeA: @unchecked Sendable { let b: LeafB; init(b: LeafB) { self.b = b } }
+final class NodeA: @unchecked Sendable {
+    let b: LeafB
+    init(b: LeafB) { self.b = b }
+}
 final class LeafC: @unchecked Sendable { init() {} }
 final class Root: @unchecked Sendable {
     let a: NodeA, c: LeafC
-    init(a: NodeA, c: LeafC) { self.a = a; self.c = c }
+    init(a: NodeA, c: LeafC) {
+        self.a = a
+        self.c = c
+    }
 }
 final class Shared: @unchecked Sendable { init() {} }
-final class Param: @unchecked Sendable { let value: Int; init(_ value: Int) { self.value = value } }
+final class Param: @unchecked Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
 let keptShared: Shared = try! DependencyGraph.inject()
 final class Holder: @unchecked Sendable { @Injected var single: Single }
 let holder = Holder()
@@ -59,7 +69,10 @@ if ProcessInfo.processInfo.environment["PROFILE_WIDE"] != nil {
 let iterations = Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2_000_000
 final class Wide: @unchecked Sendable { init() {} }
 /// A registration's product that keeps the number its factory captured.
-final class Widget: @unchecked Sendable { let value: Int; init(value: Int) { self.value = value } }
+final class Widget: @unchecked Sendable {
+    let value: Int
+    init(value: Int) { self.value = value }
+}
 /// Workload 7 as real code writes it: factories that capture, named with `Dependency(named:)`.
 func capturingContainer() -> DependencyContainer {
     DependencyContainer {
@@ -82,9 +95,11 @@ func heapBytes() -> Int {
 /// Prints the heap and resident bytes per registration that `body` leaves allocated.
 func perRegistration(_ label: String, _ body: () -> Any) {
     _ = mallocTrim(0)
-    let heap = heapBytes(), resident = residentBytes()
+    let heap = heapBytes()
+    let resident = residentBytes()
     let kept = body()
-    let heapUsed = heapBytes() - heap, residentUsed = residentBytes() - resident
+    let heapUsed = heapBytes() - heap
+    let residentUsed = residentBytes() - resident
     print("\(label): \(heapUsed / wideNames.count) B per registration on the heap (resident: \(residentUsed / wideNames.count) B)")
     withExtendedLifetime(kept) {}
 }
@@ -214,8 +229,9 @@ if workload == "scope-ratio" {
     // Workload 11's row of `ratios` alone.
     DependencyGraph.activate(scopeWorkloadContainer())
     let processClock = ProcessClock()
-    try compare("11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
-                baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() })
+    try compare(
+        "11 request scope: 5 scoped + 1 singleton, teardown (struct)", burst: 2_000,
+        baseline: { handWrittenRequest(clock: processClock) }, stitcher: { try stitcherRequest() })
     exit(0)
 }
 if workload == "scope-parts" {
@@ -232,9 +248,16 @@ if workload == "scope-parts" {
     }
     try report("empty scope") { try DependencyGraph.withScope {} }
     try report("scope + 1 scoped (RequestLog)") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog } }
-    try report("scope + 1 scoped with teardown (RequestSession)") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestSession } }
+    try report("scope + 1 scoped with teardown (RequestSession)") {
+        try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestSession }
+    }
     try report("scope + singleton") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as ProcessClock } }
-    try report("scope + 1 scoped injected twice") { try DependencyGraph.withScope { _ = try DependencyGraph.inject() as RequestLog; _ = try DependencyGraph.inject() as RequestLog } }
+    try report("scope + 1 scoped injected twice") {
+        try DependencyGraph.withScope {
+            _ = try DependencyGraph.inject() as RequestLog
+            _ = try DependencyGraph.inject() as RequestLog
+        }
+    }
     try report("whole request") { _ = try stitcherRequest() }
     exit(0)
 }

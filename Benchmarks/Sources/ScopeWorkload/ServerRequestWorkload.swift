@@ -53,7 +53,9 @@ public struct ServerService: Sendable {
     let clock: any ServerClock
     let ids: any ServerIDs
     let logger: ServerRequestLogger
-    public init(store: any ServerStore, unitOfWork: ServerUnitOfWork, clock: any ServerClock, ids: any ServerIDs, logger: ServerRequestLogger) {
+    public init(
+        store: any ServerStore, unitOfWork: ServerUnitOfWork, clock: any ServerClock, ids: any ServerIDs, logger: ServerRequestLogger
+    ) {
         self.store = store
         self.unitOfWork = unitOfWork
         self.clock = clock

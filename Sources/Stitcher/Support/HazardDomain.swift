@@ -1,3 +1,6 @@
+import Atomics
+internal import _StitcherShims
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,8 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Atomics
-internal import _StitcherShims
 
 /// Safe release of objects that readers reach through an atomic pointer without a lock.
 ///
@@ -104,7 +105,8 @@ final class HazardCell: @unchecked Sendable {
     /// Announces `object` and returns what `source` publishes now; the caller may follow
     /// the pointer only when that is `object`, and must `clear()` afterwards.
     @inline(__always)
-    func protect(_ object: UnsafeMutableRawPointer, publishedBy source: UnsafeAtomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+    func protect(_ object: UnsafeMutableRawPointer, publishedBy source: UnsafeAtomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer?
+    {
         stitcher_hazard_announce(word, object)
         return source.load(ordering: .acquiring)
     }

@@ -64,8 +64,8 @@ public func appContainer() -> DependencyContainer {
 public final class AppDelegate {
     @Dependencies
     public var container = DependencyContainer {
-        Dependency(.mainActor) { AuthenticationService() }      // built on the main actor
-        Dependency { @MainActor location in                     // a factory with a parameter
+        Dependency(.mainActor) { AuthenticationService() }  // built on the main actor
+        Dependency { @MainActor location in  // a factory with a parameter
             ImageUploadService(targeting: location)
         }
         .scope(.instance)

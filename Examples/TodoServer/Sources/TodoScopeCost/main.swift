@@ -15,7 +15,8 @@ import TodoServer
 // bursts (to profile it, e.g. under `perf record`).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
-DependencyGraph.activate(todoContainer(logger: logger, journal: LifecycleJournal(logger: logger), outcomes: UnitOfWorkOutcomes(keepsEndings: false)))
+DependencyGraph.activate(
+    todoContainer(logger: logger, journal: LifecycleJournal(logger: logger), outcomes: UnitOfWorkOutcomes(keepsEndings: false)))
 let repository: any TodoRepository = try DependencyGraph.inject()
 repository.apply((0..<10).map { .save(Todo(id: .init(), title: "todo \($0)", completed: false, createdAt: .now)) })
 
@@ -68,7 +69,8 @@ let (scopedCosts, handCosts) = try await scoped.test(.router) { scopedClient in
     try await byHand.test(.router) { handClient in
         _ = try await time(scopedClient)
         _ = try await time(handClient)
-        var scopedCosts: [Cost] = [], handCosts: [Cost] = []
+        var scopedCosts: [Cost] = []
+        var handCosts: [Cost] = []
         for round in 0..<rounds {
             // Which runs first alternates, so that neither always follows the other.
             if round.isMultiple(of: 2) {
@@ -85,8 +87,10 @@ let (scopedCosts, handCosts) = try await scoped.test(.router) { scopedClient in
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 for (name, measure) in [("elapsed", \Cost.elapsed), ("processor", \Cost.processor)] {
-    let scope = scopedCosts.map { $0[keyPath: measure] }, hand = handCosts.map { $0[keyPath: measure] }
+    let scope = scopedCosts.map { $0[keyPath: measure] }
+    let hand = handCosts.map { $0[keyPath: measure] }
     let ratio = median(zip(scope, hand).map { $0 / $1 })
-    print("\(name) time: request scope \(Int(median(scope))) ns/request, by hand \(Int(median(hand))) ns/request; "
-        + "scope ÷ hand, median of \(rounds) bursts: \(rounded(ratio)); cost per request: \(Int(median(scope) - median(hand))) ns")
+    print(
+        "\(name) time: request scope \(Int(median(scope))) ns/request, by hand \(Int(median(hand))) ns/request; "
+            + "scope ÷ hand, median of \(rounds) bursts: \(rounded(ratio)); cost per request: \(Int(median(scope) - median(hand))) ns")
 }

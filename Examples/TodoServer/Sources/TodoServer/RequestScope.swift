@@ -52,9 +52,10 @@ public final class UnitOfWork: TeardownAware, @unchecked Sendable {
         } else {
             logger.logger.debug("rolled back \(changes.count) change(s)")
         }
-        outcomes.record(.init(
-            unit: id, requestID: logger.logger[metadataKey: "request-id"]?.description ?? "",
-            outcome: succeeded ? .committed(changes.count) : .rolledBack(changes.count)))
+        outcomes.record(
+            .init(
+                unit: id, requestID: logger.logger[metadataKey: "request-id"]?.description ?? "",
+                outcome: succeeded ? .committed(changes.count) : .rolledBack(changes.count)))
     }
 }
 

@@ -6,7 +6,9 @@ import StitcherServiceLifecycle
 
 /// The server's dependencies: services (the repository, the sweeper), process-wide values
 /// (the clock, identifiers, the logger), and what each request's scope builds.
-public func todoContainer(logger: Logger, journal: LifecycleJournal, outcomes: UnitOfWorkOutcomes, sweepEvery: Duration = .seconds(60)) -> DependencyContainer {
+public func todoContainer(logger: Logger, journal: LifecycleJournal, outcomes: UnitOfWorkOutcomes, sweepEvery: Duration = .seconds(60))
+    -> DependencyContainer
+{
     DependencyContainer {
         Dependency { logger }.scope(.singleton)
         Dependency { journal }.scope(.singleton)

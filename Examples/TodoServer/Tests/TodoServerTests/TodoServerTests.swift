@@ -16,7 +16,8 @@ private let logger = Logger(label: "todo-server.tests")
 /// A graph with the server's container, the journal of its services and the endings of its
 /// units of work.
 private func serverGraph(sweepEvery: Duration = .seconds(60)) -> (LifecycleJournal, UnitOfWorkOutcomes) {
-    let journal = LifecycleJournal(logger: logger), outcomes = UnitOfWorkOutcomes()
+    let journal = LifecycleJournal(logger: logger)
+    let outcomes = UnitOfWorkOutcomes()
     DependencyGraph.activate(todoContainer(logger: logger, journal: journal, outcomes: outcomes, sweepEvery: sweepEvery))
     return (journal, outcomes)
 }
@@ -63,7 +64,9 @@ struct TodoServerTests {
     @Test func eachRequestHasItsScopeAndItsUnitOfWorkEndsWithIt() async throws {
         let (_, outcomes) = serverGraph()
         try await todoApplication(port: 0, logger: logger).test(.live) { client in
-            try await client.execute(uri: "/todos", method: .post, headers: [.init("x-request-id")!: "create-1"], body: json(#"{"title":"a"}"#)) {
+            try await client.execute(
+                uri: "/todos", method: .post, headers: [.init("x-request-id")!: "create-1"], body: json(#"{"title":"a"}"#)
+            ) {
                 #expect($0.headers[.init("x-request-id")!] == "create-1")
             }
             try await client.execute(uri: "/todos", method: .get, headers: [.init("x-request-id")!: "list-1"])
@@ -118,7 +121,9 @@ struct TodoServerTests {
         let (_, outcomes) = serverGraph()
         let app = todoApplication(port: 0, wiring: .byHand(try HandWiredDependencies()), logger: logger)
         try await app.test(.live) { client in
-            try await client.execute(uri: "/todos", method: .post, headers: [.init("x-request-id")!: "hand-1"], body: json(#"{"title":"a"}"#)) {
+            try await client.execute(
+                uri: "/todos", method: .post, headers: [.init("x-request-id")!: "hand-1"], body: json(#"{"title":"a"}"#)
+            ) {
                 #expect($0.status == .created && $0.headers[.init("x-request-id")!] == "hand-1")
             }
             try await client.execute(uri: "/todos", method: .get) { response in

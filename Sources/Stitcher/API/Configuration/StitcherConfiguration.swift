@@ -43,8 +43,6 @@ public enum StitcherConfiguration {
 
     private static let values = Protected(Values())
 
-
-
     /// Whether registrations are indexed by locator on activation. Unindexed lookups scan
     /// every active registration: only useful to save memory in very small graphs.
     public static var isIndexingEnabled: Bool {

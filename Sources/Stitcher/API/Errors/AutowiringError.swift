@@ -37,13 +37,14 @@ public struct AutowiringError: Error, CustomStringConvertible, LocalizedError {
 
     public var description: String {
         switch failure {
-        case let .uninjectable(position, type, underlying):
+        case .uninjectable(let position, let type, let underlying):
             let fix: String
             switch underlying {
             case is AutowiringError:
                 fix = "To fix this, fix that parameter's own dependency, described above."
             case InjectionError.missingDependency:
-                fix = "To fix this, register a \(type) in an active container, list \(type).self in `parameters:` "
+                fix =
+                    "To fix this, register a \(type) in an active container, list \(type).self in `parameters:` "
                     + "to pass it when injecting, or make the parameter Optional so that it can be nil."
             case let error as LocalizedError where error.recoverySuggestion != nil:
                 // A scope, cycle or ambiguity says best how to fix itself.
@@ -53,7 +54,7 @@ public struct AutowiringError: Error, CustomStringConvertible, LocalizedError {
             }
             return "Could not autowire \(dependency): parameter \(position) of \(parameterCount) of its initializer, "
                 + "of type \(type), could not be injected: \(underlying) \(fix)"
-        case let .unmatchedRuntimeParameter(type):
+        case .unmatchedRuntimeParameter(let type):
             return "Could not autowire \(dependency): `parameters:` lists \(type), which no parameter of its "
                 + "initializer (\(parameterCount) in all) left to take. To fix this, remove \(type).self from "
                 + "`parameters:`, or list it once per parameter of that type."

@@ -40,10 +40,10 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
             "\(requested) is .scoped, and no dependency scope is open."
         case .scopeEnded:
             "\(requested) is .scoped, and the dependency scope it was injected in has ended."
-        case let .captiveDependency(holder, holderScope):
+        case .captiveDependency(let holder, let holderScope):
             "\(holder) is .\(holderScope) and injects \(requested), which is .scoped: "
                 + "it would keep one scope's instance after that scope ends."
-        case let .unhashableParameters(types):
+        case .unhashableParameters(let types):
             "\(requested) keeps an instance per parameter values, and its parameters (\(types.joined(separator: ", "))) "
                 + "are not all Hashable, so equal values cannot be found again."
         }
@@ -63,7 +63,7 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         case .scopeEnded:
             "To fix this, finish the work that injects it before the scope's body returns (await the tasks "
                 + "it starts), or open a new scope for work that outlives it."
-        case let .captiveDependency(holder, _):
+        case .captiveDependency(let holder, _):
             "To fix this, make \(holder) `.scoped` or `.instance` too, or have it inject a factory "
                 + "(a closure calling `DependencyGraph.inject`) and call it within each scope."
         case .unhashableParameters:

@@ -7,7 +7,7 @@ extension InjectionError {
             return "Dependency instantiation failed with error: \(error)."
         case .unsupportedOperation:
             return "Unsupported operation."
-        case let .mismatchedDependencyType(type, expected):
+        case .mismatchedDependencyType(let type, let expected):
             return "Mismatched dependency type, expected '\(expected)' instead of '\(type)'."
         case .missingDependency(let context):
             return "No dependency could be found for \(context)."
@@ -15,7 +15,7 @@ extension InjectionError {
             return "Multiple dependencies found for \(context)."
         case .cyclicDependencyReference(let backtrace):
             return "Dependency cycle detected, \(backtrace)."
-        case let .invalidDependencyParameters(context, parameterContext, parameters):
+        case .invalidDependencyParameters(let context, let parameterContext, let parameters):
             let given = parameters.isEmpty ? "no parameters" : "(\(parameters.joined(separator: ", ")))"
             return "Invalid parameters for \(context): \(parameterContext); injected with \(given)."
         }
@@ -28,9 +28,10 @@ extension InjectionError {
         switch self {
         case .missingDependency(let context):
             let nearby = context.candidates
-            reasons.append(nearby.isEmpty
-                ? "No active container registers \(context)."
-                : "Nearest registrations: \(nearby.joined(separator: "; ")).")
+            reasons.append(
+                nearby.isEmpty
+                    ? "No active container registers \(context)."
+                    : "Nearest registrations: \(nearby.joined(separator: "; ")).")
         case .multipleDependencies(let context):
             let found = context.candidates
             if !found.isEmpty { reasons.append("Candidates: \(found.joined(separator: "; ")).") }
@@ -49,7 +50,7 @@ extension InjectionError {
     public var neededBy: [DependencyContext]? {
         switch self {
         case .missingDependency(let context), .multipleDependencies(let context),
-             .invalidDependencyParameters(let context, _, _):
+            .invalidDependencyParameters(let context, _, _):
             guard let chain = context.diagnosis?.neededBy, !chain.isEmpty else { return nil }
             return chain
         default:
@@ -64,7 +65,7 @@ extension InjectionError {
         case .unsupportedOperation:
             return "To fix this, inject a dependency whose factory is async with "
                 + "`try await DependencyGraph.injectAsync(…)`."
-        case let .mismatchedDependencyType(type, expected):
+        case .mismatchedDependencyType(let type, let expected):
             return "To fix this, register a dependency whose instances are '\(expected)', "
                 + "or inject it as '\(type)'. A conforms(to:) or inherits(from:) alias must name "
                 + "a type the instance really is."
@@ -80,7 +81,7 @@ extension InjectionError {
         case .cyclicDependencyReference:
             return "To fix this, break the cycle: inject one side lazily with @Injected or "
                 + "inject it when first used instead of in the initializer."
-        case let .invalidDependencyParameters(context, _, _):
+        case .invalidDependencyParameters(let context, _, _):
             let registered = context.candidates
             let known = registered.isEmpty ? "" : " Registered: \(registered.joined(separator: "; "))."
             return "To fix this, pass parameters whose static types match the factory of \(context)."

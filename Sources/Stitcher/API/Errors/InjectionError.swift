@@ -41,9 +41,9 @@ public enum InjectionError: Error, CustomStringConvertible, LocalizedError {
 
         public var description: String {
             switch self {
-            case let .mismatchedCount(count, expected):
+            case .mismatchedCount(let count, let expected):
                 "\(count) parameter\(count == 1 ? "" : "s") given, \(expected) expected"
-            case let .mismatchedType(type, expected, position):
+            case .mismatchedType(let type, let expected, let position):
                 "parameter \(position + 1) is '\(type)', expected '\(expected)'"
             }
         }
@@ -78,17 +78,17 @@ extension InjectionError: Equatable {
     /// are compared by their full description.
     public static func == (lhs: InjectionError, rhs: InjectionError) -> Bool {
         switch (lhs, rhs) {
-        case let (.unknown(a), .unknown(b)):
+        case (.unknown(let a), .unknown(let b)):
             String(reflecting: a) == String(reflecting: b)
         case (.unsupportedOperation, .unsupportedOperation):
             true
-        case let (.mismatchedDependencyType(a, expected: x), .mismatchedDependencyType(b, expected: y)):
+        case (.mismatchedDependencyType(let a, expected: let x), .mismatchedDependencyType(let b, expected: let y)):
             a == b && x == y
-        case let (.missingDependency(a), .missingDependency(b)), let (.multipleDependencies(a), .multipleDependencies(b)):
+        case (.missingDependency(let a), .missingDependency(let b)), (.multipleDependencies(let a), .multipleDependencies(let b)):
             a == b
-        case let (.cyclicDependencyReference(a), .cyclicDependencyReference(b)):
+        case (.cyclicDependencyReference(let a), .cyclicDependencyReference(let b)):
             a == b
-        case let (.invalidDependencyParameters(a, x, parameters: p), .invalidDependencyParameters(b, y, parameters: q)):
+        case (.invalidDependencyParameters(let a, let x, parameters: let p), .invalidDependencyParameters(let b, let y, parameters: let q)):
             a == b && x == y && p == q
         default:
             false

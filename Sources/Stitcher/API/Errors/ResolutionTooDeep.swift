@@ -24,7 +24,8 @@ public struct ResolutionTooDeep: Error, CustomStringConvertible, LocalizedError,
     public let path: [InjectionError.DependencyContext]
 
     public var description: String {
-        let shown = path.count > 8
+        let shown =
+            path.count > 8
             ? (path.prefix(4).map(\.description) + ["…"] + path.suffix(4).map(\.description))
             : path.map(\.description)
         return "Resolution stopped \(depth) instantiations deep, before the thread's stack ran out: "

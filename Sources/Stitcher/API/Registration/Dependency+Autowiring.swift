@@ -124,7 +124,8 @@ extension DependencyFactory.Provider {
             form: storesObjects ? nil : BoxedForm<T>.self,
             declaredDependencies: Autowiring.declaredDependencies(of: parameters, runtime: runtime)
         ) { arguments in
-            var wiring = Autowiring(of: T.self, parameterCount: parameters.count, runtime: Self.values(arguments, as: (repeat each Runtime).self))
+            var wiring = Autowiring(
+                of: T.self, parameterCount: parameters.count, runtime: Self.values(arguments, as: (repeat each Runtime).self))
             let values = (repeat try wiring.next((each Parameter).self))
             try wiring.finish()
             let instance = try initializer(repeat each values)
@@ -143,7 +144,8 @@ extension DependencyFactory.Provider {
             origin: codeAddress(of: AsyncAutowiredInitializer(call: initializer)),
             declaredDependencies: Autowiring.declaredDependencies(of: parameters, runtime: runtime)
         ) { arguments in
-            var wiring = Autowiring(of: T.self, parameterCount: parameters.count, runtime: Self.values(arguments, as: (repeat each Runtime).self))
+            var wiring = Autowiring(
+                of: T.self, parameterCount: parameters.count, runtime: Self.values(arguments, as: (repeat each Runtime).self))
             let values = (repeat try await wiring.nextAsync((each Parameter).self))
             try wiring.finish()
             return try await initializer(repeat each values)
@@ -154,7 +156,8 @@ extension DependencyFactory.Provider {
     private static func autowiredTypes<each Parameter, each Runtime>(
         of _: (repeat each Parameter).Type, runtime _: (repeat each Runtime).Type
     ) -> (parameters: [TypeKey], runtime: [TypeKey]) {
-        var parameters: [TypeKey] = [], runtime: [TypeKey] = []
+        var parameters: [TypeKey] = []
+        var runtime: [TypeKey] = []
         repeat parameters.append(TypeKey((each Parameter).self))
         repeat runtime.append(TypeKey((each Runtime).self))
         return (parameters, runtime)

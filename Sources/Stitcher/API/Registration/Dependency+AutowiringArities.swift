@@ -12,7 +12,7 @@ extension Dependency {
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 1, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 1, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -25,8 +25,8 @@ extension Dependency {
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 2, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 2, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 2, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 2, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -39,9 +39,9 @@ extension Dependency {
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 3, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 3, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 3, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 3, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 3, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 3, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -54,10 +54,10 @@ extension Dependency {
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 4, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 4, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 4, in: T.self),
-                    try Autowiring.inject(D.self, at: &position, of: 4, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 4, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 4, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 4, in: T.self),
+                try Autowiring.inject(D.self, at: &position, of: 4, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -66,15 +66,16 @@ extension Dependency {
     @inlinable @_disfavoredOverload
     public init<A, B, C, D, E>(autowiring initializer: @escaping @Sendable (A, B, C, D, E) throws -> T) {
         let provider = DependencyFactory.Provider<T>(
-            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self)], AutowiredInitializer(call: initializer)
+            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self)],
+            AutowiredInitializer(call: initializer)
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 5, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 5, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 5, in: T.self),
-                    try Autowiring.inject(D.self, at: &position, of: 5, in: T.self),
-                    try Autowiring.inject(E.self, at: &position, of: 5, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 5, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 5, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 5, in: T.self),
+                try Autowiring.inject(D.self, at: &position, of: 5, in: T.self),
+                try Autowiring.inject(E.self, at: &position, of: 5, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -83,16 +84,17 @@ extension Dependency {
     @inlinable @_disfavoredOverload
     public init<A, B, C, D, E, F>(autowiring initializer: @escaping @Sendable (A, B, C, D, E, F) throws -> T) {
         let provider = DependencyFactory.Provider<T>(
-            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self)], AutowiredInitializer(call: initializer)
+            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self)],
+            AutowiredInitializer(call: initializer)
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 6, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 6, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 6, in: T.self),
-                    try Autowiring.inject(D.self, at: &position, of: 6, in: T.self),
-                    try Autowiring.inject(E.self, at: &position, of: 6, in: T.self),
-                    try Autowiring.inject(F.self, at: &position, of: 6, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 6, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 6, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 6, in: T.self),
+                try Autowiring.inject(D.self, at: &position, of: 6, in: T.self),
+                try Autowiring.inject(E.self, at: &position, of: 6, in: T.self),
+                try Autowiring.inject(F.self, at: &position, of: 6, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -101,17 +103,19 @@ extension Dependency {
     @inlinable @_disfavoredOverload
     public init<A, B, C, D, E, F, G>(autowiring initializer: @escaping @Sendable (A, B, C, D, E, F, G) throws -> T) {
         let provider = DependencyFactory.Provider<T>(
-            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self), TypeKey(G.self)], AutowiredInitializer(call: initializer)
+            autowired: [
+                TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self), TypeKey(G.self),
+            ], AutowiredInitializer(call: initializer)
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(D.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(E.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(F.self, at: &position, of: 7, in: T.self),
-                    try Autowiring.inject(G.self, at: &position, of: 7, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(D.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(E.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(F.self, at: &position, of: 7, in: T.self),
+                try Autowiring.inject(G.self, at: &position, of: 7, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }
@@ -120,18 +124,21 @@ extension Dependency {
     @inlinable @_disfavoredOverload
     public init<A, B, C, D, E, F, G, H>(autowiring initializer: @escaping @Sendable (A, B, C, D, E, F, G, H) throws -> T) {
         let provider = DependencyFactory.Provider<T>(
-            autowired: [TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self), TypeKey(G.self), TypeKey(H.self)], AutowiredInitializer(call: initializer)
+            autowired: [
+                TypeKey(A.self), TypeKey(B.self), TypeKey(C.self), TypeKey(D.self), TypeKey(E.self), TypeKey(F.self), TypeKey(G.self),
+                TypeKey(H.self),
+            ], AutowiredInitializer(call: initializer)
         ) {
             var position = 0
             return try initializer(
-                    try Autowiring.inject(A.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(B.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(C.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(D.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(E.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(F.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(G.self, at: &position, of: 8, in: T.self),
-                    try Autowiring.inject(H.self, at: &position, of: 8, in: T.self))
+                try Autowiring.inject(A.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(B.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(C.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(D.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(E.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(F.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(G.self, at: &position, of: 8, in: T.self),
+                try Autowiring.inject(H.self, at: &position, of: 8, in: T.self))
         }
         self.init(locator: .type(T.self), provider: provider)
     }

@@ -51,10 +51,14 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
 
     /// Locates a dependency by its type and by two more types it conforms to or inherits from.
     public static func type<T, U, V>(_ type: T.Type, _ other: U.Type, _ another: V.Type) -> DependencyLocator {
-        DependencyLocator(kind: .type(TypeList(TypeKey(type), [
-            .init(TypeKey(other), view: TypeList.view(as: U.self)),
-            .init(TypeKey(another), view: TypeList.view(as: V.self)),
-        ])))
+        DependencyLocator(
+            kind: .type(
+                TypeList(
+                    TypeKey(type),
+                    [
+                        .init(TypeKey(other), view: TypeList.view(as: U.self)),
+                        .init(TypeKey(another), view: TypeList.view(as: V.self)),
+                    ])))
     }
 
     /// Locates a dependency by an associated `Hashable` value, compared by equality.

@@ -97,7 +97,7 @@ extension DependencyScope: Equatable {
     public static func == (lhs: DependencyScope, rhs: DependencyScope) -> Bool {
         switch (lhs, rhs) {
         case (.instance, .instance), (.shared, .shared), (.singleton, .singleton): true
-        case let (.managed(a), .managed(b)): a === b
+        case (.managed(let a), .managed(let b)): a === b
         default: false
         }
     }

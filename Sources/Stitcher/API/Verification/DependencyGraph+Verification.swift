@@ -96,4 +96,3 @@ extension DependencyGraph.Context {
         run { DependencyGraph.verificationReport(options) }
     }
 }
-

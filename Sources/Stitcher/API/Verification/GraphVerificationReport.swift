@@ -40,9 +40,11 @@ public struct GraphVerificationReport: Error, Sendable, CustomStringConvertible 
 
     public var description: String {
         let checked = "Verifying the dependency graph (\(registrationCount) registration\(registrationCount == 1 ? "" : "s"))"
-        var lines = [problems.isEmpty
-            ? "\(checked) found no problem."
-            : "\(checked) found \(problems.count) problem\(problems.count == 1 ? "" : "s"):"]
+        var lines = [
+            problems.isEmpty
+                ? "\(checked) found no problem."
+                : "\(checked) found \(problems.count) problem\(problems.count == 1 ? "" : "s"):"
+        ]
         for (number, problem) in problems.enumerated() { lines.append("\(number + 1). \(problem)") }
         if !notes.isEmpty {
             lines.append("Notes:")

@@ -56,7 +56,7 @@ struct DirectLookup: @unchecked Sendable {
     /// so that injections with parameters take the general path, which chooses by them).
     init(_ list: EntryList, requestedType: ObjectIdentifier) {
         guard let entry = list.answeringWithoutParameters(as: requestedType), case let kind = Self.kind(of: entry, as: requestedType),
-              kind != .none
+            kind != .none
         else {
             self = .none
             return
@@ -90,7 +90,7 @@ struct DirectLookup: @unchecked Sendable {
         guard case .type(let types) = record.locator.kind, let alias = types.alias(requestedType) else { return .none }
         if alias.view == nil {
             guard record.storesObjects, let produced = record.producedType.type as? AnyClass,
-                  let requested = alias.type.type as? AnyClass, isSubclass(produced, of: requested)
+                let requested = alias.type.type as? AnyClass, isSubclass(produced, of: requested)
             else { return .none }
             return producedKind(of: record)
         }

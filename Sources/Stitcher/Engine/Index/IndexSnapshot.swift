@@ -86,7 +86,7 @@ final class IndexSnapshot: @unchecked Sendable {
         guard isIndexed, let row = row(named: name) else { return .none }
         let lookup = DirectLookup(bits: row)
         guard lookup.bits & Self.sharedNameFlag == 0, lookup.kind != .none,
-              lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
+            lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
         return lookup
     }
@@ -149,9 +149,9 @@ final class IndexSnapshot: @unchecked Sendable {
     private func scan(for key: LookupKey, typeID: ObjectIdentifier? = nil) -> EntryList? {
         let found = entries.filter { entry in
             switch (key, entry.record.locator.kind) {
-            case let (.type, .type(types)): types.contains { $0.id == typeID }
-            case let (.name(name), .name(own)): name == own
-            case let (.value(value), .value(own)): value == own
+            case (.type, .type(let types)): types.contains { $0.id == typeID }
+            case (.name(let name), .name(let own)): name == own
+            case (.value(let value), .value(let own)): value == own
             default: false
             }
         }

@@ -14,7 +14,9 @@ struct DependencyOrder {
         var dependencies: [Int: [Int]] = [:]
         for start in selected {
             // Through unselected nodes only: a selected one is a dependency, not a way through.
-            var seen: Set<Int> = [start], stack = [start], found: Set<Int> = []
+            var seen: Set<Int> = [start]
+            var stack = [start]
+            var found: Set<Int> = []
             while let node = stack.popLast() {
                 for next in model.successors[node] where seen.insert(next).inserted {
                     if isSelected.contains(next) { found.insert(next) } else { stack.append(next) }

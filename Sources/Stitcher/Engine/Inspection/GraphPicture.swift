@@ -8,7 +8,8 @@ struct GraphPicture {
 
     /// The nodes and edges problems (or notes) name.
     private var marked: (nodes: [Int: Bool], edges: [GraphModel.Edge: Bool]) {
-        var nodes: [Int: Bool] = [:], edges: [GraphModel.Edge: Bool] = [:]
+        var nodes: [Int: Bool] = [:]
+        var edges: [GraphModel.Edge: Bool] = [:]
         for finding in findings {
             let isProblem = !finding.isNote
             for node in finding.nodes { nodes[node] = (nodes[node] ?? false) || isProblem }
@@ -23,7 +24,8 @@ struct GraphPicture {
 
     /// The lines of a node's label.
     private func label(_ index: Int) -> [String] {
-        let node = model.nodes[index], record = node.record
+        let node = model.nodes[index]
+        let record = node.record
         let parameters = record.parameterTypes.map(\.description).joined(separator: ", ")
         var traits = ["\(record.scope)", "container \(node.container)"]
         if record.isAsync { traits.append("async") }
@@ -34,7 +36,8 @@ struct GraphPicture {
 
     /// The declared dependencies nothing registers, each with the nodes declaring it.
     private var missing: [(label: String, from: [Int])] {
-        var order: [String] = [], from: [String: [Int]] = [:]
+        var order: [String] = []
+        var from: [String: [Int]] = [:]
         for unanswered in model.unanswered {
             guard case .missing = unanswered.reason else { continue }
             let label = unanswered.requested.context.description
@@ -88,7 +91,9 @@ struct GraphPicture {
         for index in model.nodes.indices {
             lines.append("  n\(index)[\"\(label(index).map(escaped).joined(separator: "<br/>"))\"]")
         }
-        var problemEdges: [Int] = [], noteEdges: [Int] = [], edgeCount = 0
+        var problemEdges: [Int] = []
+        var noteEdges: [Int] = []
+        var edgeCount = 0
         func add(_ line: String, _ problem: Bool?) {
             lines.append(line)
             if let problem { problem ? problemEdges.append(edgeCount) : noteEdges.append(edgeCount) }

@@ -85,7 +85,8 @@ struct GraphSandbox {
         guard let failure else { return }
         // Reported once, by the registration whose own factory threw first.
         if let origin = failure.origin, origin != model.context(of: node),
-           model.nodes.contains(where: { $0.record.locator.context == origin && !$0.record.takesParameters }) {
+            model.nodes.contains(where: { $0.record.locator.context == origin && !$0.record.takesParameters })
+        {
             return
         }
         outcome.problems.append(GraphProblem(failingFactory: node, in: model, error: failure.error, neededBy: []))
@@ -142,4 +143,3 @@ extension IndexEntry {
         return copy
     }
 }
-

@@ -44,7 +44,8 @@ struct GraphVerifier {
                     message: "\(declarer) declares a dependency on \(requested) without parameters, but its registrations "
                         + "take \(taken.joined(separator: " or ")).",
                     fix: "To fix this, register \(requested) without parameters, or inject it in a factory closure that "
-                        + "passes them: `Dependency { \(model.nodes[unanswered.from].record.producedType)(…: try inject(parameters: …)) }`.")
+                        + "passes them: `Dependency { \(model.nodes[unanswered.from].record.producedType)(…: try inject(parameters: …)) }`."
+                )
             }
         }
     }
@@ -57,7 +58,8 @@ struct GraphVerifier {
 
     private func asynchronousDependencies() -> [GraphProblem] {
         model.declared.compactMap { edge in
-            let from = model.nodes[edge.from].record, to = model.nodes[edge.to].record
+            let from = model.nodes[edge.from].record
+            let to = model.nodes[edge.to].record
             guard !from.isAsync, to.isAsync else { return nil }
             return GraphProblem(
                 .asynchronousDependency, in: model, node: edge.from, requested: to.locator.context, path: [edge.from, edge.to],
@@ -83,7 +85,8 @@ struct GraphVerifier {
     /// A shortest path from `start` back to itself through `members`, `start` at both ends.
     private func cycle(from start: Int, within members: Set<Int>) -> [Int]? {
         var previous: [Int: Int] = [:]
-        var queue = [start], head = 0
+        var queue = [start]
+        var head = 0
         while head < queue.count {
             let node = queue[head]
             head += 1
@@ -123,25 +126,28 @@ struct GraphVerifier {
                 }
                 switch held.lifetime {
                 case .scoped where isEagerRoot:
-                    found.append(GraphProblem(
-                        .scopedOutsideScope, in: model, node: holder, requested: heldName, path: path,
-                        message: "\(name) is eager, built at activation outside any dependency scope, but depends on the "
-                            + ".scoped \(heldName)\(through): building it throws DependencyScopeError.",
-                        fix: "To fix this, make \(name) lazy and inject it inside `DependencyGraph.withScope { … }`, "
-                            + "or give \(heldName) a scope that does not need an open dependency scope."))
+                    found.append(
+                        GraphProblem(
+                            .scopedOutsideScope, in: model, node: holder, requested: heldName, path: path,
+                            message: "\(name) is eager, built at activation outside any dependency scope, but depends on the "
+                                + ".scoped \(heldName)\(through): building it throws DependencyScopeError.",
+                            fix: "To fix this, make \(name) lazy and inject it inside `DependencyGraph.withScope { … }`, "
+                                + "or give \(heldName) a scope that does not need an open dependency scope."))
                 case .scoped:
-                    found.append(GraphProblem(
-                        .captiveDependency, in: model, node: holder, requested: heldName, path: path,
-                        message: "\(name) (\(record.scope)) depends on \(heldName) (scoped)\(through): it would keep "
-                            + "that instance past the end of its dependency scope.",
-                        fix: "To fix this, make \(name) .scoped or .instance, or make \(heldName) outlive scopes "
-                            + "(.singleton or .shared) if one instance may serve every scope."))
+                    found.append(
+                        GraphProblem(
+                            .captiveDependency, in: model, node: holder, requested: heldName, path: path,
+                            message: "\(name) (\(record.scope)) depends on \(heldName) (scoped)\(through): it would keep "
+                                + "that instance past the end of its dependency scope.",
+                            fix: "To fix this, make \(name) .scoped or .instance, or make \(heldName) outlive scopes "
+                                + "(.singleton or .shared) if one instance may serve every scope."))
                 case .shared where record.lifetime == .published:
-                    found.append(GraphProblem(
-                        .singletonHoldsShared, in: model, node: holder, requested: heldName, path: path,
-                        message: "\(name) (\(record.scope)) holds \(heldName) (shared)\(through), which then lives as long as it does.",
-                        fix: "To fix this, if \(heldName) should be released while \(name) lives, inject it where it is "
-                            + "used instead of keeping it; otherwise there is nothing to fix."))
+                    found.append(
+                        GraphProblem(
+                            .singletonHoldsShared, in: model, node: holder, requested: heldName, path: path,
+                            message: "\(name) (\(record.scope)) holds \(heldName) (shared)\(through), which then lives as long as it does.",
+                            fix: "To fix this, if \(heldName) should be released while \(name) lives, inject it where it is "
+                                + "used instead of keeping it; otherwise there is nothing to fix."))
                 default:
                     break
                 }
@@ -182,7 +188,8 @@ private struct TransientWalk {
         walk += 1
         visitedIn[holder] = walk
         var found: [[Int]] = []
-        var queue = [holder], head = 0
+        var queue = [holder]
+        var head = 0
         while head < queue.count {
             let node = queue[head]
             head += 1
@@ -207,22 +214,30 @@ private struct TransientWalk {
 enum StronglyConnected {
     static func components(_ successors: [[Int]]) -> [[Int]] {
         let count = successors.count
-        var index = Array(repeating: -1, count: count), lowLink = Array(repeating: 0, count: count)
+        var index = Array(repeating: -1, count: count)
+        var lowLink = Array(repeating: 0, count: count)
         var onStack = Array(repeating: false, count: count)
-        var stack: [Int] = [], result: [[Int]] = []
+        var stack: [Int] = []
+        var result: [[Int]] = []
         var counter = 0
         for root in 0..<count where index[root] == -1 {
             // Each frame: a node and the position of its next successor to visit.
             var frames = [(node: root, next: 0)]
-            index[root] = counter; lowLink[root] = counter; counter += 1
-            stack.append(root); onStack[root] = true
+            index[root] = counter
+            lowLink[root] = counter
+            counter += 1
+            stack.append(root)
+            onStack[root] = true
             while let (node, next) = frames.last {
                 if next < successors[node].count {
                     frames[frames.count - 1].next += 1
                     let successor = successors[node][next]
                     if index[successor] == -1 {
-                        index[successor] = counter; lowLink[successor] = counter; counter += 1
-                        stack.append(successor); onStack[successor] = true
+                        index[successor] = counter
+                        lowLink[successor] = counter
+                        counter += 1
+                        stack.append(successor)
+                        onStack[successor] = true
                         frames.append((successor, 0))
                     } else if onStack[successor] {
                         lowLink[node] = min(lowLink[node], index[successor])

@@ -99,9 +99,11 @@ enum GraphContext {
         if scope !== GraphContext.scope {
             scope?.markSharedWithTasks()
             noteTaskScopeBound()
-            return try await taskScopes.withValue(scope, operation: {
-                try await run(graph: graph, scope: scope, isolation: isolation, body)
-            }, isolation: isolation)
+            return try await taskScopes.withValue(
+                scope,
+                operation: {
+                    try await run(graph: graph, scope: scope, isolation: isolation, body)
+                }, isolation: isolation)
         }
         if graph === current { return try await body() }
         addIsolatedGraphs(1)

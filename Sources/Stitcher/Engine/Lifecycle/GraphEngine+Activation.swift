@@ -23,7 +23,8 @@ extension GraphEngine {
         let (eager, removed): ([IndexEntry], ActiveContainer?) = mutate { leftovers in
             var removed: ActiveContainer?
             if let replaced, replaced !== container,
-               let index = active.firstIndex(where: { $0.container === replaced }) {
+                let index = active.firstIndex(where: { $0.container === replaced })
+            {
                 invalidated[ObjectIdentifier(replaced)] = nil
                 removed = active.remove(at: index)
                 leftovers.retiring += removed!.entries
@@ -81,7 +82,7 @@ extension GraphEngine {
     func resetManagedScope(of identity: IdentityKey, in record: ActiveContainer) {
         let changed: Bool = mutate { leftovers in
             guard active.contains(where: { $0 === record }),
-                  let old = record.renewEntry(for: identity)
+                let old = record.renewEntry(for: identity)
             else { return false }
             leftovers.retiring.append(old)
             publishLocked(&leftovers)

@@ -81,7 +81,8 @@ extension GraphEngine {
         let eager: [IndexEntry]? = mutate { leftovers in
             guard let record = active.first(where: { $0.container === container }) else { return nil }
             if onlyIfOtherLines, record.records.count == records.count,
-               zip(record.records, records).allSatisfy({ $0.comesFromSameLine(as: $1) }) {
+                zip(record.records, records).allSatisfy({ $0.comesFromSameLine(as: $1) })
+            {
                 return nil
             }
             // Still invalidated unless no invalidation came after these registrations.

@@ -1,5 +1,6 @@
 import Atomics
 import Dispatch
+
 #if canImport(Combine)
 import Combine
 #else

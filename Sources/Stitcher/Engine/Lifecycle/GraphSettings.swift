@@ -84,17 +84,18 @@ extension GraphEngine {
     func report(_ event: @autoclosure () -> GraphEvent) {
         guard mayBeObserved, let observer = settings.observer else { return }
         switch event() {
-        case let .created(entry, parent, scope, duration):
+        case .created(let entry, let parent, let scope, let duration):
             observer.didCreate(
-                .init(dependency: entry.record.locator.context, scope: entry.record.scope, parent: parent?.locator.context,
-                      scopeID: scope, duration: duration, registration: entry.record, parentRegistration: parent))
-        case let .failed(dependency, parent, error):
+                .init(
+                    dependency: entry.record.locator.context, scope: entry.record.scope, parent: parent?.locator.context,
+                    scopeID: scope, duration: duration, registration: entry.record, parentRegistration: parent))
+        case .failed(let dependency, let parent, let error):
             observer.didFail(.init(dependency: dependency, parent: parent, error: error))
-        case let .opened(scope):
+        case .opened(let scope):
             observer.didOpenScope(.init(id: scope.id, depth: scope.depth, instanceCount: 0))
-        case let .closed(scope, count):
+        case .closed(let scope, let count):
             observer.didCloseScope(.init(id: scope.id, depth: scope.depth, instanceCount: count))
-        case let .tornDown(dependency, scope, error):
+        case .tornDown(let dependency, let scope, let error):
             observer.didTearDown(.init(dependency: dependency, scopeID: scope, error: error))
         }
     }

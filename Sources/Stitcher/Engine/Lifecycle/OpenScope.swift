@@ -81,7 +81,8 @@ struct OpenScope {
     /// is when every teardown is synchronous).
     func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
         let closed = store.close()
-        let failures = closed.awaitsTeardown
+        let failures =
+            closed.awaitsTeardown
             ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
         try finish(closed, failures: failures, bodyError: nil)
     }
@@ -91,7 +92,8 @@ struct OpenScope {
         rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation
     ) async throws -> Never {
         let closed = store.close()
-        let failures = closed.awaitsTeardown
+        let failures =
+            closed.awaitsTeardown
             ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
         try finish(closed, failures: failures, bodyError: error)
         throw error

@@ -119,9 +119,10 @@ final class ScopeStore: @unchecked Sendable {
         if positions != nil {
             positions![SlotKey(entry: entry.serial, key: key)] = index
         } else if slots.count > 16 {
-            positions = Dictionary(uniqueKeysWithValues: slots.indices.map {
-                (SlotKey(entry: slots[$0].entry, key: slots[$0].key), $0)
-            })
+            positions = Dictionary(
+                uniqueKeysWithValues: slots.indices.map {
+                    (SlotKey(entry: slots[$0].entry, key: slots[$0].key), $0)
+                })
         }
         return index
     }

@@ -70,18 +70,18 @@ final class NearbyRegistrations: @unchecked Sendable {
         for entry in snapshot.entries {
             let record = entry.record
             switch (key, record.locator.kind) {
-            case let (.type(type), .name(name)) where record.producedType == type:
+            case (.type(let type), .name(let name)) where record.producedType == type:
                 found.append("\(record.summary) — inject it with inject(byName: \"\(name)\")")
-            case let (.type(type), .value(value)) where record.producedType == type:
+            case (.type(let type), .value(let value)) where record.producedType == type:
                 found.append("\(record.summary) — inject it with inject(byValue: \(value.base))")
-            case let (.type(type), .type(types)):
+            case (.type(let type), .type(let types)):
                 if types.contains(where: { isCloseSpelling($0.description, type.description) }) {
                     found.append(record.summary)
                 }
-            case let (.name(name), .name(other)) where isCloseSpelling(name, other):
+            case (.name(let name), .name(let other)) where isCloseSpelling(name, other):
                 found.append(record.summary)
-            case let (.value(value), .value(other))
-                where type(of: value.base) == type(of: other.base) || isCloseSpelling("\(value.base)", "\(other.base)"):
+            case (.value(let value), .value(let other))
+            where type(of: value.base) == type(of: other.base) || isCloseSpelling("\(value.base)", "\(other.base)"):
                 found.append(record.summary)
             default:
                 continue
@@ -106,7 +106,8 @@ func isCloseSpelling(_ lhs: String, _ rhs: String) -> Bool {
     let (lhsLength, rhsLength) = (lhs.utf8.count, rhs.utf8.count)
     guard max(lhsLength, rhsLength) <= longestComparedSpelling else { return false }
     let canContain = min(lhsLength, rhsLength) >= 3 && max(lhsLength, rhsLength) <= longestContainmentSpelling
-    let a = lhs.lowercased(), b = rhs.lowercased()
+    let a = lhs.lowercased()
+    let b = rhs.lowercased()
     if a == b { return true }
     if canContain, a.contains(b) || b.contains(a) { return true }
     return editDistance(Array(a), Array(b), limit: 2) <= 2

@@ -78,7 +78,7 @@ extension GraphEngine {
     @inline(__always)
     private func withCurrentSnapshot<R>(_ state: ThreadState, _ body: (IndexSnapshot) throws -> R?) rethrows -> R? {
         guard state.generation == publishedGeneration.load(ordering: .acquiring),
-              let snapshot = state.unretainedSnapshot
+            let snapshot = state.unretainedSnapshot
         else { return nil }
         return try snapshot._withUnsafeGuaranteedRef(body)
     }

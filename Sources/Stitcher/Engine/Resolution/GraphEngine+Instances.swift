@@ -182,13 +182,14 @@ extension GraphEngine {
         do {
             // Called directly when this graph has no observer (another graph has one): a
             // closure would cost a deep resolution a stack frame per level.
-            let instance = if let observer {
-                try observer.instantiate(instantiation(of: record, parent: parent)) {
+            let instance =
+                if let observer {
+                    try observer.instantiate(instantiation(of: record, parent: parent)) {
+                        record.finish(try record.make(parameters ?? .none))
+                    }
+                } else {
                     record.finish(try record.make(parameters ?? .none))
                 }
-            } else {
-                record.finish(try record.make(parameters ?? .none))
-            }
             let scope = record.lifetime == .scoped ? GraphContext.scope?.id : nil
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
             return instance

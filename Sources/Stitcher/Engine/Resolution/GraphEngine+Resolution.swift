@@ -145,7 +145,8 @@ extension GraphEngine {
             // An outermost resolution: a cycle only through a path inherited from a task.
             if inheritedPathCount == 0 { return }
         } else if !state.frames.contains(identityHash: entry.record.identityHash),
-                  state.inherited == nil || state.inherited === state.shared {
+            state.inherited == nil || state.inherited === state.shared
+        {
             return
         }
         try checkCycleAlongPath(entry, arguments, state)
@@ -166,8 +167,8 @@ extension GraphEngine {
                 let current = argumentHash ?? arguments.hash
                 argumentHash = current
                 guard frame.argumentHash ?? frame.arguments?.hash == current,
-                      frame.entry.isSameRegistration(as: entry),
-                      sameArguments(entry, frame.arguments, arguments)
+                    frame.entry.isSameRegistration(as: entry),
+                    sameArguments(entry, frame.arguments, arguments)
                 else { return }
             } else {
                 guard frame.entry.isSameRegistration(as: entry) else { return }

@@ -54,7 +54,8 @@ extension GraphEngine {
     func scopeError(
         _ reason: DependencyScopeError.Reason, _ entry: IndexEntry, _ state: ThreadState?
     ) -> DependencyScopeError {
-        let chain = state.map { path(to: entry, $0) }
+        let chain =
+            state.map { path(to: entry, $0) }
             ?? ((ResolutionStack.inheritedFromTask?.current.map(\.context) ?? []) + [entry.record.locator.context])
         let error = DependencyScopeError(reason: reason, requested: entry.record.locator.context, chain: chain)
         report(.failed(error.requested, parent: chain.dropLast().last, error))

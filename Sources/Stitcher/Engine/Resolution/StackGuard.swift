@@ -24,7 +24,7 @@ enum StackGuard {
         return top - UInt(pthread_get_stacksize_np(thread))
         #else
         var attributes = pthread_attr_t()
-        guard stitcher_pthread_getattr_np(pthread_self(), &attributes) == 0 else { return 0 }
+        guard pthreadGetAttributes(pthread_self(), &attributes) == 0 else { return 0 }
         defer { pthread_attr_destroy(&attributes) }
         var address: UnsafeMutableRawPointer?
         var size = 0
@@ -46,5 +46,5 @@ enum StackGuard {
 #if !canImport(Darwin)
 /// glibc and musl declare it only under `_GNU_SOURCE`, which the Swift overlay does not set.
 @_silgen_name("pthread_getattr_np")
-private func stitcher_pthread_getattr_np(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
+private func pthreadGetAttributes(_ thread: pthread_t, _ attributes: UnsafeMutablePointer<pthread_attr_t>) -> Int32
 #endif

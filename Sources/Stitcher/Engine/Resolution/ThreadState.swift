@@ -1,3 +1,6 @@
+import Atomics
+internal import _StitcherShims
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,8 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Atomics
-internal import _StitcherShims
 
 /// What one thread keeps between lookups: the index snapshot it last read, and the
 /// instantiations it has in progress.

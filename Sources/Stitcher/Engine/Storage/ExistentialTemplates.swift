@@ -50,7 +50,8 @@ enum ExistentialTemplates {
         for probe in 0..<probes {
             guard let template = stitcher_existential_template(first &+ probe) else { return nil }
             if template.load(as: ObjectIdentifier.self) == existential,
-               template.load(fromByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self) == type {
+                template.load(fromByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self) == type
+            {
                 return template
             }
         }
@@ -70,7 +71,7 @@ enum ExistentialTemplates {
     @usableFromInline
     static func present(_ object: AnyObject, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer, size: Int) {
         guard let template = template(id, for: object),
-              template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self) == size
+            template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self) == size
         else { preconditionFailure("an instance is presented through a template only when one is kept") }
         destination.copyMemory(from: template + headerSize, byteCount: size)
     }
@@ -81,15 +82,16 @@ enum ExistentialTemplates {
     static func learn<A>(_ presented: A, from object: Any) {
         guard MemoryLayout<A>.size <= maximumSize, type(of: object) is AnyClass else { return }
         withUnsafeBytes(of: presented) { bytes in
-            learn(bytes, as: ObjectIdentifier(A.self), kind: unsafeBitCast(A.self as Any.Type, to: UnsafeRawPointer.self),
-                  from: object as AnyObject)
+            learn(
+                bytes, as: ObjectIdentifier(A.self), kind: unsafeBitCast(A.self as Any.Type, to: UnsafeRawPointer.self),
+                from: object as AnyObject)
         }
     }
 
     @usableFromInline
     static func learn(_ bytes: UnsafeRawBufferPointer, as id: ObjectIdentifier, kind metadata: UnsafeRawPointer, from object: AnyObject) {
         guard metadata.load(as: UInt.self) == MetadataKind.existential, bytes.count >= MemoryLayout<UInt>.size,
-              bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
         guard template(id, for: object) == nil else { return }
         let type = ObjectIdentifier(Swift.type(of: object))

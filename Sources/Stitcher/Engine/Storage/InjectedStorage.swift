@@ -1,3 +1,5 @@
+import Atomics
+
 #if canImport(Combine)
 import Combine
 #else
@@ -10,8 +12,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-
-import Atomics
 
 /// The shared, thread-safe state behind an ``Injected`` property.
 ///
