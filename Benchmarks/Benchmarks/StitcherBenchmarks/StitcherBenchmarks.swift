@@ -5,7 +5,7 @@ import ScopeWorkload
 import Stitcher
 import Swinject
 
-// Workloads are numbered as in the README's table. Each has a hand-written baseline and,
+// Workloads are numbered as in the Performance article's table (Stitcher.docc). Each has a hand-written baseline and,
 // where they apply, Swinject and swift-dependencies doing the same work.
 
 let benchmarks: @Sendable () -> Void = {

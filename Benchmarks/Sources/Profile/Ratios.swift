@@ -4,7 +4,7 @@ import ScopeWorkload
 import Stitcher
 import Swinject
 
-// `Profile ratios`: each workload of the README's table next to its baseline, in short
+// `Profile ratios`: each workload of the Performance article's table next to its baseline, in short
 // alternating bursts. This VM switches between a fast and a slow mode every few seconds;
 // package-benchmark measures one row after the other, so a row and its baseline can land
 // in different modes. Here a burst of each takes about a millisecond, and the ratio is
