@@ -28,30 +28,16 @@ func compareServerRequest(only: String?) {
                 return
             }
             let burst = 5_000
-            var base: [Double] = []
-            var ours: [Double] = []
-            var ratios: [Double] = []
-            var theirs: [Double] = []
-            var factors: [Double] = []
-            for round in 0..<41 {
-                var b = 0.0
-                var s = 0.0
-                var d = 0.0
-                for turn in 0..<3 {
-                    switch (round + turn) % 3 {
-                    case 0: b = try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) }
-                    case 1: s = try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) }
-                    default: d = try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) }
-                    }
-                }
-                if round > 0 {
-                    base.append(b)
-                    ours.append(s)
-                    ratios.append(s / b)
-                    theirs.append(d)
-                    factors.append(d / s)
-                }
-            }
+            let times = try await alternatingRounds(
+                41,
+                [
+                    { try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) } },
+                    { try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) } },
+                    { try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) } },
+                ])
+            let (base, ours, theirs) = (times[0], times[1], times[2])
+            let ratios = zip(ours, base).map { $0 / $1 }
+            let factors = zip(theirs, ours).map { $0 / $1 }
             print(
                 "11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
                     + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
@@ -62,6 +48,20 @@ func compareServerRequest(only: String?) {
         }
     }
     done.wait()
+}
+
+/// Runs each of `measures` once per round, for `rounds` rounds, the first of each round
+/// rotating; returns each measure's results, the first round (a warm-up) left out.
+private func alternatingRounds(_ rounds: Int, _ measures: [() async throws -> Double]) async throws -> [[Double]] {
+    var results = Array(repeating: [Double](), count: measures.count)
+    for round in 0..<rounds {
+        for turn in 0..<measures.count {
+            let measure = (round + turn) % measures.count
+            let result = try await measures[measure]()
+            if round > 0 { results[measure].append(result) }
+        }
+    }
+    return results
 }
 
 /// Workload 11b on every core at once, as a server runs requests: `tasks` tasks each make
@@ -91,25 +91,14 @@ func compareServerRequestInParallel() {
         defer { done.signal() }
         do {
             let burst = 5_000
-            var base: [Double] = []
-            var ours: [Double] = []
-            var ratios: [Double] = []
-            for round in 0..<31 {
-                var b = 0.0
-                var s = 0.0
-                for turn in 0..<2 {
-                    if (round + turn) % 2 == 0 {
-                        b = try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) }
-                    } else {
-                        s = try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) }
-                    }
-                }
-                if round > 0 {
-                    base.append(b)
-                    ours.append(s)
-                    ratios.append(s / b)
-                }
-            }
+            let times = try await alternatingRounds(
+                31,
+                [
+                    { try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) } },
+                    { try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) } },
+                ])
+            let (base, ours) = (times[0], times[1])
+            let ratios = zip(ours, base).map { $0 / $1 }
             print(
                 "11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
                     + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "

@@ -104,15 +104,23 @@ enum HandWiredServerService {
     @TaskLocal static var current: ServerService?
 }
 
-/// The same request written by hand.
-@inline(never)
-public func handWrittenServerRequest(id: Int, _ singletons: ServerSingletons) async throws -> AnyObject {
+/// A request's objects made by hand, as the example's hand-wired middleware makes them: the
+/// service the handler gets (its unit of work is torn down by the caller).
+@inline(__always)
+func handMadeService(id: Int, _ singletons: ServerSingletons) -> ServerService {
     let request = ServerRequest()
     request.id = id
     let logger = ServerRequestLogger(request: request, base: singletons.logger)
     let unit = ServerUnitOfWork(store: singletons.store, logger: logger, journal: singletons.logger)
+    return ServerService(store: singletons.store, unitOfWork: unit, clock: singletons.clock, ids: singletons.ids, logger: logger)
+}
+
+/// The same request written by hand.
+@inline(never)
+public func handWrittenServerRequest(id: Int, _ singletons: ServerSingletons) async throws -> AnyObject {
+    let service = handMadeService(id: id, singletons)
+    let unit = service.unitOfWork
     defer { unit.tearDown() }
-    let service = ServerService(store: singletons.store, unitOfWork: unit, clock: singletons.clock, ids: singletons.ids, logger: logger)
     let handled = try await HandWiredServerService.$current.withValue(service) {
         try await serverHandler { HandWiredServerService.current! }
     }

@@ -99,12 +99,9 @@ public func swiftDependenciesRequest() -> AnyObject {
 /// handler reads it with `@Dependency`.
 @inline(never)
 public func swiftDependenciesServerRequest(id: Int, _ singletons: ServerSingletons) async throws -> AnyObject {
-    let request = ServerRequest()
-    request.id = id
-    let logger = ServerRequestLogger(request: request, base: singletons.logger)
-    let unit = ServerUnitOfWork(store: singletons.store, logger: logger, journal: singletons.logger)
+    let service = handMadeService(id: id, singletons)
+    let unit = service.unitOfWork
     defer { unit.tearDown() }
-    let service = ServerService(store: singletons.store, unitOfWork: unit, clock: singletons.clock, ids: singletons.ids, logger: logger)
     let handled = try await withDependencies {
         $0.serverService = service
     } operation: {
