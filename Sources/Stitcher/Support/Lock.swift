@@ -95,9 +95,6 @@ struct ProcessLifetimeLock: @unchecked Sendable {
         return try body()
     }
 
-    /// The lock itself, for code that takes a `Lock`.
-    var object: Lock { reference.takeUnretainedValue() }
-
     /// Waits for `broadcast()`; the caller must hold the lock and re-check its predicate.
     func wait() { reference._withUnsafeGuaranteedRef { $0.wait() } }
 

@@ -30,7 +30,7 @@ struct Runtime: @unchecked Sendable {
     /// get different locks), for objects that carry a number of their own.
     @inline(__always)
     func stripedLock(number: Int) -> ProcessLifetimeLock {
-        stripedLocks.withUnsafeBufferPointer { ProcessLifetimeLock(.passUnretained($0[number & ($0.count - 1)])) }
+        Self.lock(number: number, in: stripedLocks)
     }
 
     /// The path lock of a resolution path shared with child tasks, chosen by its address.
@@ -43,8 +43,14 @@ struct Runtime: @unchecked Sendable {
     /// least 16-byte aligned and usually 32 bytes or more apart.
     @inline(__always)
     private static func lock(for object: AnyObject, in locks: [Lock]) -> ProcessLifetimeLock {
-        let number = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5)
-        return locks.withUnsafeBufferPointer { ProcessLifetimeLock(.passUnretained($0[number & ($0.count - 1)])) }
+        lock(number: Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) >> 5), in: locks)
+    }
+
+    /// One of `locks` (a power-of-two count), chosen by the low bits of `number`; read
+    /// through the buffer, so that neither the array nor the lock is retained.
+    @inline(__always)
+    private static func lock(number: Int, in locks: [Lock]) -> ProcessLifetimeLock {
+        locks.withUnsafeBufferPointer { ProcessLifetimeLock(.passUnretained($0[number & ($0.count - 1)])) }
     }
 }
 

@@ -47,8 +47,9 @@ enum GraphContext {
     /// process-wide graph): valid while the calling task keeps its graph bound.
     @inline(__always)
     static var unretainedCurrent: Unmanaged<GraphEngine> {
-        if isolatedGraphCount == 0 || isolated == nil { return ThreadState.current.sharedGraph }
-        return .passUnretained(isolated!)
+        // The task-local binding keeps an isolated graph alive after this read releases it.
+        if isolatedGraphCount != 0, let graph = isolated { return .passUnretained(graph) }
+        return ThreadState.current.sharedGraph
     }
 
     /// Resolves in the current graph. Calls on the process-wide graph borrow it instead of

@@ -38,7 +38,7 @@ extension ScopeStore {
             case .claimed(let claimed):
                 index = claimed
             case .wait(let builder):
-                try WaitRegistry.block(chain, for: builder, on: lock.object, along: path)
+                try WaitRegistry.block(chain, for: builder, on: lock, along: path)
                 continue
             }
             break

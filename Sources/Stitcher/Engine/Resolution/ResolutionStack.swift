@@ -175,7 +175,7 @@ enum WaitRegistry {
     ///
     /// - Throws: the cycle `beginWaiting` finds, with `lock` released.
     static func block(
-        _ waiter: ResolutionChain, for builder: ResolutionChain, on lock: Lock,
+        _ waiter: ResolutionChain, for builder: ResolutionChain, on lock: ProcessLifetimeLock,
         along path: () -> [InjectionError.DependencyContext]
     ) throws {
         // A sibling task of the same resolution is building it: wait for it.

@@ -29,7 +29,7 @@ extension IndexEntry {
                 return existing
             }
             guard let builder = state(creating: false)?.builders[key] else { break }
-            try WaitRegistry.block(chain, for: builder, on: lock.object, along: path)
+            try WaitRegistry.block(chain, for: builder, on: lock, along: path)
         }
         state(creating: true)!.builders[key] = chain
         lock.unlock()
