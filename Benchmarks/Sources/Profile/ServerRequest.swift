@@ -113,6 +113,7 @@ func compareServerRequestInParallel() {
 /// The parts of workload 11b, each timed alone (for finding where its time goes).
 func serverRequestParts() {
     DependencyGraph.activate(serverRequestContainer())
+    let singletons = ServerSingletons()
     let done = DispatchSemaphore(value: 0)
     Task {
         defer { done.signal() }
@@ -181,11 +182,7 @@ func serverRequestParts() {
             try await report("scope + async handler only") { _ in
                 try await DependencyGraph.withScope {
                     _ = try await serverHandler {
-                        ServerService(
-                            store: MemoryStore(),
-                            unitOfWork: ServerUnitOfWork(
-                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
-                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                        handMadeService(id: 0, singletons)
                     }
                     return marker
                 }
@@ -195,11 +192,7 @@ func serverRequestParts() {
                 try await DependencyGraph.withScope {
                     let before = pthread_self()
                     _ = try await serverHandler {
-                        ServerService(
-                            store: MemoryStore(),
-                            unitOfWork: ServerUnitOfWork(
-                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
-                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                        handMadeService(id: 0, singletons)
                     }
                     if pthread_self() != before { hops += 1 }
                     return marker
@@ -211,11 +204,7 @@ func serverRequestParts() {
                 try await ServerParts.$value.withValue(marker) {
                     let before = pthread_self()
                     _ = try await serverHandler {
-                        ServerService(
-                            store: MemoryStore(),
-                            unitOfWork: ServerUnitOfWork(
-                                store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
-                            clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
+                        handMadeService(id: 0, singletons)
                     }
                     if pthread_self() != before { hops += 1 }
                     return marker
@@ -242,13 +231,8 @@ func serverHandlerLoop(inScope: Bool) {
     Task {
         defer { done.signal() }
         let marker = ServerLogger()
-        let make = {
-            ServerService(
-                store: MemoryStore(),
-                unitOfWork: ServerUnitOfWork(
-                    store: MemoryStore(), logger: ServerRequestLogger(request: ServerRequest(), base: marker), journal: marker),
-                clock: WallClock(), ids: RandomServerIDs(), logger: ServerRequestLogger(request: ServerRequest(), base: marker))
-        }
+        let singletons = ServerSingletons()
+        let make = { handMadeService(id: 0, singletons) }
         for _ in 0..<5_000_000 {
             if inScope {
                 _ = try? await DependencyGraph.withScope { try await serverHandler(make) }

@@ -107,7 +107,7 @@ enum HandWiredServerService {
 /// A request's objects made by hand, as the example's hand-wired middleware makes them: the
 /// service the handler gets (its unit of work is torn down by the caller).
 @inline(__always)
-func handMadeService(id: Int, _ singletons: ServerSingletons) -> ServerService {
+public func handMadeService(id: Int, _ singletons: ServerSingletons) -> ServerService {
     let request = ServerRequest()
     request.id = id
     let logger = ServerRequestLogger(request: request, base: singletons.logger)
