@@ -55,7 +55,7 @@ func compareServerRequest(only: String?) {
 
 /// Runs each of `measures` once per round, for `rounds` rounds, the first of each round
 /// rotating; returns each measure's results, the first round (a warm-up) left out.
-private func alternatingRounds(_ rounds: Int, _ measures: [() async throws -> Double]) async throws -> [[Double]] {
+func alternatingRounds(_ rounds: Int, _ measures: [() async throws -> Double]) async throws -> [[Double]] {
     var results = Array(repeating: [Double](), count: measures.count)
     for round in 0..<rounds {
         for turn in 0..<measures.count {

@@ -216,6 +216,10 @@ if workload == "server-request-parallel" {
     compareServerRequestInParallel()
     exit(0)
 }
+if workload == "server-request-cold" {
+    compareColdServerRequest(kilobytes: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1024)
+    exit(0)
+}
 if workload == "server-request" {
     compareServerRequest(only: CommandLine.arguments.dropFirst(2).first)
     exit(0)

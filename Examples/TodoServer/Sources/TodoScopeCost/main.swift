@@ -12,7 +12,8 @@ import TodoServer
 // the handlers' objects made by hand, in alternating bursts; prints each wiring's time per
 // request and the median of the bursts' ratios (this VM's speed moves too much for single
 // figures). `todo-scope-cost scope N` or `todo-scope-cost hand N` runs one wiring only, for N
-// bursts (to profile it, e.g. under `perf record`).
+// bursts (to profile it, e.g. under `perf record`); `todo-scope-cost empty-scope` compares the
+// hand-wired handlers inside an empty dependency scope with the same handlers without it.
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
 DependencyGraph.activate(
@@ -47,12 +48,16 @@ func time(_ client: some TestClientProtocol) async throws -> Cost {
         processor: (processorTime() - startProcessor) / Double(burst))
 }
 
-let scoped = Application(router: todoRouter(wiring: .stitcher), logger: logger)
-let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
 let arguments = CommandLine.arguments.dropFirst()
-if let only = arguments.first {
+// `empty-scope`: the hand-wired handlers inside an empty dependency scope, in place of the
+// request scope's wiring: what opening and ending the scope costs alone.
+let emptyScope = arguments.first == "empty-scope"
+let scoped = Application(
+    router: todoRouter(wiring: emptyScope ? .byHandInEmptyScope(try HandWiredDependencies()) : .stitcher), logger: logger)
+let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
+if let only = arguments.first, !emptyScope {
     guard only == "scope" || only == "hand", let bursts = Int(arguments.dropFirst().first ?? "20") else {
-        print("usage: todo-scope-cost [scope|hand [bursts]]")
+        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope")
         exit(2)
     }
     let times = try await (only == "scope" ? scoped : byHand).test(.router) { client in

@@ -9,11 +9,14 @@ public enum Wiring: Sendable {
     case stitcher
     /// The same objects, made by `HandWiredMiddleware` from dependencies resolved once.
     case byHand(HandWiredDependencies)
+    /// `byHand`, each request inside an empty dependency scope (a measure of the scope's
+    /// own cost: `todo-scope-cost empty-scope`).
+    case byHandInEmptyScope(HandWiredDependencies)
 
     func service() throws -> TodoService {
         switch self {
         case .stitcher: try DependencyGraph.inject()
-        case .byHand: HandWiredService.current!
+        case .byHand, .byHandInEmptyScope: HandWiredService.current!
         }
     }
 }
@@ -40,8 +43,16 @@ public struct HandWiredDependencies: Sendable {
 /// request, its logger, its unit of work and the service, and ends the unit of work.
 struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
     let dependencies: HandWiredDependencies
+    /// Whether each request runs inside an empty dependency scope (see `Wiring`).
+    var inEmptyScope = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard inEmptyScope else { return try await handWired(request, context: context, next: next) }
+        return try await DependencyGraph.withScope { try await handWired(request, context: context, next: next) }
+    }
+
+    private func handWired(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         let current = CurrentRequest()
         current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
         let logger = RequestLogger(request: current, base: dependencies.logger)

@@ -32,6 +32,8 @@ public func todoRouter(wiring: Wiring = .stitcher) -> Router<BasicRequestContext
     switch wiring {
     case .stitcher: router.add(middleware: RequestScopeMiddleware())
     case .byHand(let dependencies): router.add(middleware: HandWiredMiddleware(dependencies: dependencies))
+    case .byHandInEmptyScope(let dependencies):
+        router.add(middleware: HandWiredMiddleware(dependencies: dependencies, inEmptyScope: true))
     }
     let service = wiring.service
     let todos = router.group("todos")

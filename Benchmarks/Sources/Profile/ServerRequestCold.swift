@@ -1,0 +1,68 @@
+import Dispatch
+import Foundation
+import ScopeWorkload
+import Stitcher
+
+// `Profile server-request-cold [kilobytes]`: workload 11b as a server runs it, between other
+// work. In a loop, a request's code and data stay in the processor's caches from one
+// request to the next; in a server, the HTTP, JSON and networking code between two requests
+// evicts them, and every request fetches them again. Here each request follows a write to
+// every cache line of a buffer (1,024 KB unless told), in both forms; the difference of the
+// two is what Stitcher's request costs when it starts cold. Alternating bursts; prints the
+// medians.
+
+/// A buffer written line by line before each request, to evict what the previous one left
+/// in the caches.
+private final class CacheEvictor: @unchecked Sendable {
+    private let words: UnsafeMutablePointer<UInt64>
+    private let count: Int
+
+    init(kilobytes: Int) {
+        count = kilobytes * 1024 / 8
+        words = .allocate(capacity: count)
+        words.initialize(repeating: 0, count: count)
+    }
+
+    /// Writes one word of every 64-byte line.
+    @inline(never)
+    func evict() {
+        for index in stride(from: 0, to: count, by: 8) { words[index] &+= 1 }
+    }
+}
+
+func compareColdServerRequest(kilobytes: Int) {
+    DependencyGraph.activate(serverRequestContainer())
+    let singletons = ServerSingletons()
+    let evictor = CacheEvictor(kilobytes: kilobytes)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        do {
+            /// Nanoseconds per request of `count` requests made by `body`, each after an eviction.
+            func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for id in 0..<count {
+                    evictor.evict()
+                    _ = try await body(id)
+                }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)
+            }
+            let burst = 500
+            let times = try await alternatingRounds(
+                61,
+                [
+                    { try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) } },
+                    { try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) } },
+                ])
+            let (base, ours) = (times[0], times[1])
+            let costs = zip(ours, base).map { $0 - $1 }
+            print(
+                "11b server request after evicting \(kilobytes) KB: by hand \(Int(median(base))) ns, "
+                    + "Stitcher \(Int(median(ours))) ns (each with the eviction), cost \(Int(median(costs))) ns per request "
+                    + "(median of the rounds' differences)")
+        } catch {
+            print("server-request-cold failed: \(error)")
+        }
+    }
+    done.wait()
+}
