@@ -99,11 +99,7 @@ extension GraphEngine {
                 // entry, alive however the factory changes the graph.
                 return try makeTransient(entry, nil, state)
             case .scoped where arguments.isEmpty:
-                // Through `instance(of:…)`, holding the entry: reading a built instance here
-                // without holding it counted fewer references, but its extra code in this
-                // path (inlined into every lookup) cost the example server 2–5% of its
-                // throughput under load (`Examples/TodoServer/load-check.sh`).
-                break
+                return try scopedObject(unretained, state)
             case .parameterized where entry.record.accepts(arguments):
                 if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
             case .publishedView where arguments.isEmpty:
@@ -118,6 +114,20 @@ extension GraphEngine {
             // A first creation, or a stored instance per parameter values: the entry's lock
             // is used after the factory returns, so hold the entry.
             return try instance(of: unretained.takeUnretainedValue(), arguments, state)
+        }
+    }
+
+    /// The instance of a `.scoped` registration without parameters in the innermost scope:
+    /// one built already is read without holding the entry (nor reading its registration),
+    /// as most injections of a request's dependencies are. Outlined, as the other rare paths
+    /// are: the direct path is inlined into every lookup.
+    @inline(never)
+    private func scopedObject(_ unretained: Unmanaged<IndexEntry>, _ state: ThreadState) throws -> AnyObject {
+        try unretained._withUnsafeGuaranteedRef { entry in
+            let scope = try servingScope(for: entry, state)
+            if let instance = scope.builtInstance(of: entry) { return instance }
+            // Held while built: the factory may replace the snapshot the entry came from.
+            return try buildScoped(unretained.takeUnretainedValue(), in: scope, .none, state)
         }
     }
 

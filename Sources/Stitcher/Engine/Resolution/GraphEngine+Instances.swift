@@ -47,7 +47,7 @@ extension GraphEngine {
     /// Builds the instance `scope` keeps of `entry` for `arguments`, unless another
     /// resolution has meanwhile (then waits for it, or reports the cycle that waiting would
     /// close). The caller holds `entry`: the factory may replace the snapshot it came from.
-    private func buildScoped(
+    func buildScoped(
         _ entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
