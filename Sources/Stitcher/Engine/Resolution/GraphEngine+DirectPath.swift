@@ -117,18 +117,13 @@ extension GraphEngine {
         }
     }
 
-    /// The instance of a `.scoped` registration without parameters in the innermost scope:
-    /// one built already is read without holding the entry (nor reading its registration),
-    /// as most injections of a request's dependencies are. Outlined, as the other rare paths
-    /// are: the direct path is inlined into every lookup.
+    /// The instance of a `.scoped` registration without parameters in the innermost scope
+    /// (see `scopedInstance`). Outlined, as the other rare paths are: the direct path is
+    /// inlined into every lookup.
     @inline(never)
     private func scopedObject(_ unretained: Unmanaged<IndexEntry>, _ state: ThreadState) throws -> AnyObject {
-        try unretained._withUnsafeGuaranteedRef { entry in
-            let scope = try servingScope(for: entry, state)
-            if let instance = scope.builtInstance(of: entry) { return instance }
-            // Held while built: the factory may replace the snapshot the entry came from.
-            return try buildScoped(unretained.takeUnretainedValue(), in: scope, .none, state)
-        }
+        let scope = try unretained._withUnsafeGuaranteedRef { try servingScope(for: $0, state) }
+        return try scopedInstance(of: unretained, takesParameters: false, in: scope, .none, state)
     }
 
     /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it

@@ -18,7 +18,9 @@ extension GraphEngine {
         case .published:
             return try storedInstance(of: entry, arguments, state, strongly: true)
         case .scoped:
-            return try scopedInstance(of: entry, in: servingScope(for: entry, state), arguments, state)
+            return try scopedInstance(
+                of: .passUnretained(entry), takesParameters: record.takesParameters, in: servingScope(for: entry, state),
+                arguments, state)
         }
     }
 
@@ -35,19 +37,26 @@ extension GraphEngine {
     }
 
     /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
-    private func scopedInstance(
-        of entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
+    ///
+    /// A built one (most injections of a request's dependencies) is read first: nothing in
+    /// progress to check, no path to share, and no reference to the entry counted (nor its
+    /// registration read: the caller says whether it takes parameters, which the direct
+    /// path knows from its lookup). The entry is held for a build, whose factory may replace
+    /// the snapshot it came from; the caller keeps it alive until then.
+    @inline(__always)
+    func scopedInstance(
+        of entry: Unmanaged<IndexEntry>, takesParameters: Bool, in scope: ScopeStore, _ arguments: InjectionArguments,
+        _ state: ThreadState
     ) throws -> AnyObject {
-        // Built already (most injections of a request's dependencies): nothing in progress
-        // to check, no path to share.
-        if !entry.record.takesParameters, let instance = scope.builtInstance(of: entry) { return instance }
-        return try buildScoped(entry, in: scope, arguments, state)
+        let built = entry._withUnsafeGuaranteedRef { takesParameters ? nil : scope.builtInstance(of: $0) }
+        if let built { return built }
+        return try buildScoped(entry.takeUnretainedValue(), in: scope, arguments, state)
     }
 
     /// Builds the instance `scope` keeps of `entry` for `arguments`, unless another
     /// resolution has meanwhile (then waits for it, or reports the cycle that waiting would
     /// close). The caller holds `entry`: the factory may replace the snapshot it came from.
-    func buildScoped(
+    private func buildScoped(
         _ entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
