@@ -10,7 +10,7 @@ import Stitcher
 // profiler (2,000,000 requests unless told).
 
 /// Nanoseconds per request of `count` requests made by `body`.
-private func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
+func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     for id in 0..<count { _ = try await body(id) }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)

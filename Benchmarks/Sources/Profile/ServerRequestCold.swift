@@ -38,21 +38,22 @@ func compareColdServerRequest(kilobytes: Int) {
     Task {
         defer { done.signal() }
         do {
-            /// Nanoseconds per request of `count` requests made by `body`, each after an eviction.
-            func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
-                let start = DispatchTime.now().uptimeNanoseconds
-                for id in 0..<count {
-                    evictor.evict()
-                    _ = try await body(id)
-                }
-                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count)
-            }
             let burst = 500
             let times = try await alternatingRounds(
                 61,
                 [
-                    { try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) } },
-                    { try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) } },
+                    {
+                        try await nanoseconds(burst) { id in
+                            evictor.evict()
+                            return try await handWrittenServerRequest(id: id, singletons)
+                        }
+                    },
+                    {
+                        try await nanoseconds(burst) { id in
+                            evictor.evict()
+                            return try await stitcherServerRequest(id: id)
+                        }
+                    },
                 ])
             let (base, ours) = (times[0], times[1])
             let costs = zip(ours, base).map { $0 - $1 }
