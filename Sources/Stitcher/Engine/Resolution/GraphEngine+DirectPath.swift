@@ -122,8 +122,9 @@ extension GraphEngine {
     /// inlined into every lookup.
     @inline(never)
     private func scopedObject(_ unretained: Unmanaged<IndexEntry>, _ state: ThreadState) throws -> AnyObject {
-        let scope = try unretained._withUnsafeGuaranteedRef { try servingScope(for: $0, state) }
-        return try scopedInstance(of: unretained, takesParameters: false, in: scope, .none, state)
+        try unretained._withUnsafeGuaranteedRef { entry in
+            try scopedInstance(of: unretained, takesParameters: false, in: servingScope(for: entry, state), .none, state)
+        }
     }
 
     /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it
