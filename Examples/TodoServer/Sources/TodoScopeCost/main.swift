@@ -13,7 +13,9 @@ import TodoServer
 // request and the median of the bursts' ratios (this VM's speed moves too much for single
 // figures). `todo-scope-cost scope N` or `todo-scope-cost hand N` runs one wiring only, for N
 // bursts (to profile it, e.g. under `perf record`); `todo-scope-cost empty-scope` compares the
-// hand-wired handlers inside an empty dependency scope with the same handlers without it.
+// hand-wired handlers inside an empty dependency scope with the same handlers without it;
+// `todo-scope-cost lookups` compares them inside an empty scope, taking their five singletons
+// from the graph for every request (the scope and lookups alone, no scoped instance built).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
 DependencyGraph.activate(
@@ -52,12 +54,15 @@ let arguments = CommandLine.arguments.dropFirst()
 // `empty-scope`: the hand-wired handlers inside an empty dependency scope, in place of the
 // request scope's wiring: what opening and ending the scope costs alone.
 let emptyScope = arguments.first == "empty-scope"
-let scoped = Application(
-    router: todoRouter(wiring: emptyScope ? .byHandInEmptyScope(try HandWiredDependencies()) : .stitcher), logger: logger)
+// `lookups`: the same, each request also taking the handlers' five singletons from the graph.
+let lookups = arguments.first == "lookups"
+let scopedWiring: Wiring =
+    emptyScope ? .byHandInEmptyScope(try HandWiredDependencies()) : lookups ? .byHandLookingUp : .stitcher
+let scoped = Application(router: todoRouter(wiring: scopedWiring), logger: logger)
 let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
-if let only = arguments.first, !emptyScope {
+if let only = arguments.first, !emptyScope, !lookups {
     guard only == "scope" || only == "hand", let bursts = Int(arguments.dropFirst().first ?? "20") else {
-        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope")
+        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope | todo-scope-cost lookups")
         exit(2)
     }
     let times = try await (only == "scope" ? scoped : byHand).test(.router) { client in

@@ -12,11 +12,15 @@ public enum Wiring: Sendable {
     /// `byHand`, each request inside an empty dependency scope (a measure of the scope's
     /// own cost: `todo-scope-cost empty-scope`).
     case byHandInEmptyScope(HandWiredDependencies)
+    /// `byHandInEmptyScope`, taking the five singletons from the graph for every request: the
+    /// scope and the lookups the request scope's wiring makes, with no scoped instance built
+    /// (a floor for it: `todo-scope-cost lookups`).
+    case byHandLookingUp
 
     func service() throws -> TodoService {
         switch self {
         case .stitcher: try DependencyGraph.inject()
-        case .byHand, .byHandInEmptyScope: HandWiredService.current!
+        case .byHand, .byHandInEmptyScope, .byHandLookingUp: HandWiredService.current!
         }
     }
 }
@@ -42,17 +46,19 @@ public struct HandWiredDependencies: Sendable {
 /// Does by hand what `RequestScopeMiddleware` does with a dependency scope: makes the
 /// request, its logger, its unit of work and the service, and ends the unit of work.
 struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
-    let dependencies: HandWiredDependencies
+    /// The dependencies, resolved once; nil to take them from the graph for every request.
+    let dependencies: HandWiredDependencies?
     /// Whether each request runs inside an empty dependency scope (see `Wiring`).
     var inEmptyScope = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard inEmptyScope else { return try await handWired(request, context: context, next: next) }
+        guard inEmptyScope || dependencies == nil else { return try await handWired(request, context: context, next: next) }
         return try await DependencyGraph.withScope { try await handWired(request, context: context, next: next) }
     }
 
     private func handWired(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
+        let dependencies = try self.dependencies ?? HandWiredDependencies()
         let current = CurrentRequest()
         current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
         let logger = RequestLogger(request: current, base: dependencies.logger)
