@@ -77,8 +77,10 @@ final class InheritedResolution: @unchecked Sendable {
         }
     }
 
-    /// The resolution the path belongs to; changed only by `reuse(chain:_:)`.
-    private(set) var chain: ResolutionChain
+    /// The resolution the path belongs to; changed only by `reuse(chain:_:)`, and let go
+    /// by `releaseChain()` while nothing else holds the path.
+    var chain: ResolutionChain { _chain! }
+    private var _chain: ResolutionChain?
     /// One of the path locks, chosen by address (a lock of its own would cost three
     /// allocations for every outermost build of a stored instance); not an entry's striped
     /// lock, which may be held while the path is read. Nothing else is locked under it.
@@ -87,17 +89,22 @@ final class InheritedResolution: @unchecked Sendable {
 
     init(steps: [Step], chain: ResolutionChain) {
         self.steps = steps
-        self.chain = chain
+        _chain = chain
     }
 
     /// Makes a path that nothing else holds any more (the caller checked: no task kept it)
     /// the path of another build, keeping the storage of its steps, which `fill` writes.
     /// Unlocked: no other thread can reach it.
     func reuse(chain: ResolutionChain, _ fill: (inout [Step]) -> Void) {
-        self.chain = chain
+        _chain = chain
         steps.removeAll(keepingCapacity: true)
         fill(&steps)
     }
+
+    /// Lets go of the chain of the path's last build, so that the thread can give it to its
+    /// next one (see `ThreadState.newChain()`); the caller checked that nothing else holds the
+    /// path, which `reuse(chain:_:)` gives a chain again before it is shared.
+    func releaseChain() { _chain = nil }
 
     func append(_ step: Step) { lock.withLock { steps.append(step) } }
 

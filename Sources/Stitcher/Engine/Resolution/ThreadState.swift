@@ -177,7 +177,19 @@ final class ThreadState {
 
     @inline(__always)
     func newChain() -> ResolutionChain {
-        if !isKnownUniquelyReferenced(&spareChain) { spareChain = ResolutionChain() }
+        if !isKnownUniquelyReferenced(&spareChain) { renewSpareChain() }
         return spareChain
+    }
+
+    /// Makes the spare chain one that nothing else holds: the previous one again when only
+    /// the spare path held it (the path of the last build that shared one keeps its chain,
+    /// as every request scope's builds find), a new one otherwise.
+    @inline(never)
+    private func renewSpareChain() {
+        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.chain === spareChain {
+            path.releaseChain()
+            if isKnownUniquelyReferenced(&spareChain) { return }
+        }
+        spareChain = ResolutionChain()
     }
 }
