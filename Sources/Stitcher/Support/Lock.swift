@@ -14,16 +14,13 @@ import Musl
 final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// How many threads are in `wait()`; guarded by the mutex. Most builds complete with no
-    /// one waiting, and `broadcast()` then leaves the condition (and its line) untouched.
-    private let waiters: UnsafeMutablePointer<Int>
 
     /// - Parameter recursive: whether the thread holding the lock may lock it again.
     init(recursive: Bool = false) {
         // The mutex and its condition alone on a cache line: the striped locks are used by
         // every core, and two locks side by side in the heap would make cores that use
         // different ones take turns at one line.
-        assert(Self.waitersOffset + MemoryLayout<Int>.size <= Self.lineSize)
+        assert(Self.conditionOffset + MemoryLayout<pthread_cond_t>.size <= Self.lineSize)
         let line = UnsafeMutableRawPointer.allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
         mutex = line.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -39,26 +36,17 @@ final class Lock: @unchecked Sendable {
         condition = (line + Self.conditionOffset).bindMemory(to: pthread_cond_t.self, capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
-        waiters = (line + Self.waitersOffset).bindMemory(to: Int.self, capacity: 1)
-        waiters.initialize(to: 0)
     }
 
-    /// 128 bytes (some processors fetch lines in pairs): the mutex, the condition, the count
-    /// of waiters.
+    /// 128 bytes (some processors fetch lines in pairs), the condition after the mutex.
     private static let lineSize = 128
     private static var conditionOffset: Int {
-        aligned(MemoryLayout<pthread_mutex_t>.size, to: MemoryLayout<pthread_cond_t>.alignment)
-    }
-    private static var waitersOffset: Int {
-        aligned(conditionOffset + MemoryLayout<pthread_cond_t>.size, to: MemoryLayout<Int>.alignment)
-    }
-
-    private static func aligned(_ offset: Int, to alignment: Int) -> Int {
-        (offset + alignment - 1) / alignment * alignment
+        let end = MemoryLayout<pthread_mutex_t>.size
+        let alignment = MemoryLayout<pthread_cond_t>.alignment
+        return (end + alignment - 1) / alignment * alignment
     }
 
     deinit {
-        waiters.deinitialize(count: 1)
         pthread_cond_destroy(condition)
         condition.deinitialize(count: 1)
         pthread_mutex_destroy(mutex)
@@ -80,18 +68,10 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Waits for `broadcast()`; the caller must hold the lock and re-check its predicate.
-    func wait() {
-        waiters.pointee += 1
-        pthread_cond_wait(condition, mutex)
-        waiters.pointee -= 1
-    }
+    func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Wakes every thread in `wait()`; the caller must hold the lock (so no thread is
-    /// between counting itself and waiting).
-    @inline(__always)
-    func broadcast() {
-        if waiters.pointee != 0 { pthread_cond_broadcast(condition) }
-    }
+    /// Wakes every thread in `wait()`; the caller must hold the lock.
+    func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// A lock that lives as long as the process (one of the striped locks), used without
