@@ -10,12 +10,8 @@
 #   (default 4), FREQUENCY (samples per second, default 2000), TOP (rows, default 25).
 set -euo pipefail
 cd "$(dirname "$0")"
-if [ -n "${SERVER:-}" ]; then
-    server=$SERVER
-else
-    swift build -c release --product todo-server
-    server="$(swift build -c release --show-bin-path)/todo-server"
-fi
+. ./load-helpers.sh
+server=$(release_binary todo-server "${SERVER:-}")
 duration=${SECONDS_PER_RUN:-4}
 frequency=${FREQUENCY:-2000}
 data=$(mktemp)
@@ -23,9 +19,7 @@ script=$(mktemp)
 "$server" 8092 --quiet > /dev/null 2>&1 &
 pid=$!
 trap 'kill -INT "$pid" 2> /dev/null || true; rm -f "$data" "$script"' EXIT
-until curl -s -o /dev/null "localhost:8092/todos"; do sleep 0.1; done
-for i in $(seq 1 10); do curl -s -o /dev/null -X POST "localhost:8092/todos" -d "{\"title\":\"todo $i\"}"; done
-wrk -t1 -c16 -d2s "http://127.0.0.1:8092/todos" > /dev/null # warm-up
+prepare_server 8092
 perf record -q -F "$frequency" -e cpu-clock --call-graph dwarf,16384 -p "$pid" -o "$data" -- sleep "$((duration + 1))" > /dev/null 2>&1 &
 recorder=$!
 sleep 0.2

@@ -11,12 +11,8 @@
 #   SAME=1 (both servers hand-wired: what the method reads for no difference at all).
 set -euo pipefail
 cd "$(dirname "$0")"
-if [ -n "${SERVER:-}" ]; then
-    server=$SERVER
-else
-    swift build -c release --product todo-server
-    server="$(swift build -c release --show-bin-path)/todo-server"
-fi
+. ./load-helpers.sh
+server=$(release_binary todo-server "${SERVER:-}")
 rounds=${ROUNDS:-20}
 duration=${SECONDS_PER_RUN:-3}
 connections=${CONNECTIONS:-16}
@@ -49,11 +45,7 @@ for round in $(seq 1 "$rounds"); do
     "$server" 8091 --quiet --hand-wired > /dev/null 2>&1 &
     hand=$!
     pids=("$scoped" "$hand")
-    for port in 8090 8091; do
-        until curl -s -o /dev/null "localhost:$port/todos"; do sleep 0.1; done
-        for i in $(seq 1 10); do curl -s -o /dev/null -X POST "localhost:$port/todos" -d "{\"title\":\"todo $i\"}"; done
-        wrk -t1 -c"$connections" -d1s "http://127.0.0.1:$port/todos" > /dev/null  # warm-up
-    done
+    for port in 8090 8091; do prepare_server "$port" "$connections"; done
     if [ $((round % 2)) -eq 1 ]; then first=8090; else first=8091; fi
     for port in $first $((8090 + 8091 - first)); do
         if [ "$port" = 8090 ]; then scope=$(run 8090 "$scoped"); else byhand=$(run 8091 "$hand"); fi

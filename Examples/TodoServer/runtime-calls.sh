@@ -9,12 +9,8 @@
 #   BINARY (a todo-scope-cost binary to count instead of building this one).
 set -euo pipefail
 cd "$(dirname "$0")"
-if [ -n "${BINARY:-}" ]; then
-    binary=$BINARY
-else
-    swift build -c release --product todo-scope-cost
-    binary="$(swift build -c release --show-bin-path)/todo-scope-cost"
-fi
+. ./load-helpers.sh
+binary=$(release_binary todo-scope-cost "${BINARY:-}")
 library() { ldd "$binary" | awk -v name="$1" '$1 ~ name { print $3 }'; }
 core=$(library libswiftCore.so)
 concurrency=$(library libswift_Concurrency.so)
