@@ -5,6 +5,20 @@ import Testing
 
 private final class Session: @unchecked Sendable {}
 
+/// The sessions one factory saw: its task's scope, a synchronous scope it opened, and its
+/// task's scope again.
+private final class SessionsSeen: @unchecked Sendable {
+    let before: Session
+    let inner: Session
+    let after: Session
+
+    init() throws {
+        before = try DependencyGraph.inject()
+        inner = try DependencyGraph.withScope { try DependencyGraph.inject() }
+        after = try DependencyGraph.inject()
+    }
+}
+
 /// Where a scope is bound: an asynchronous scope to its task (and child tasks), a
 /// synchronous one to the thread running its body; a carried context binds it anywhere.
 @Suite(.isolatedDependencyGraph)
@@ -23,6 +37,30 @@ struct ScopeBindingTests {
             await Task.yield()
             #expect(try (DependencyGraph.inject() as Session) === outer, "also after a suspension")
         }
+    }
+
+    @Test func aResolutionSeesItsTasksScopeAndTheSynchronousScopesItsFactoriesOpen() async throws {
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { try SessionsSeen() }.scope(.instance)
+            })
+        var requests: [(body: Session, seen: SessionsSeen)] = []
+        for _ in 0..<2 {
+            // One task, one thread between the scopes: each resolution reads its own scope.
+            let request = try await DependencyGraph.withScope {
+                let body: Session = try DependencyGraph.inject()
+                await Task.yield()
+                return (body, try DependencyGraph.inject() as SessionsSeen)
+            }
+            requests.append(request)
+        }
+        for (body, seen) in requests {
+            #expect(seen.before === body, "the factory sees its task's scope")
+            #expect(seen.inner !== body, "a synchronous scope it opens is the innermost")
+            #expect(seen.after === body, "and its task's scope again once that one ends")
+        }
+        #expect(requests[0].body !== requests[1].body, "the second request's scope is its own")
     }
 
     @Test func aSynchronousScopeEndsOnItsThreadWithItsBody() throws {
