@@ -132,10 +132,6 @@ final class ThreadState {
         return chain
     }
 
-    /// An identity for a new outermost resolution. A chain only tells apart resolutions in
-    /// progress at the same time: once no build, wait or path holds the previous one, it is
-    /// given again instead of allocating one for every outermost build (as every request
-    /// scope does for each of its instances).
     /// A path to share with child tasks for a new outermost build of `chain`, whose steps
     /// `fill` writes: the one the previous build used when no task kept it (as every
     /// request scope's builds find), or a new one.
@@ -175,6 +171,10 @@ final class ThreadState {
         }
     }
 
+    /// An identity for a new outermost resolution. A chain only tells apart resolutions in
+    /// progress at the same time: once no build, wait or path holds the previous one, it is
+    /// given again instead of allocating one for every outermost build (as every request
+    /// scope does for each of its instances).
     @inline(__always)
     func newChain() -> ResolutionChain {
         if !isKnownUniquelyReferenced(&spareChain) { renewSpareChain() }
@@ -182,8 +182,8 @@ final class ThreadState {
     }
 
     /// Makes the spare chain one that nothing else holds: the previous one again when only
-    /// the spare path held it (the path of the last build that shared one keeps its chain,
-    /// as every request scope's builds find), a new one otherwise.
+    /// the spare path still holds it (a path keeps the chain of its last build until it is
+    /// reused), a new one otherwise.
     @inline(never)
     private func renewSpareChain() {
         if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.chain === spareChain {
