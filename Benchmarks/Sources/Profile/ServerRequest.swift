@@ -9,6 +9,21 @@ import Stitcher
 // ratios. `Profile server-request stitcher [requests]` runs Stitcher's side alone, for a
 // profiler (2,000,000 requests unless told).
 
+/// Runs `body` in a task and waits for it (the workloads start from top-level synchronous
+/// code); a failure is printed with `name`.
+func runAndWait(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        defer { done.signal() }
+        do {
+            try await body()
+        } catch {
+            print("\(name) failed: \(error)")
+        }
+    }
+    done.wait()
+}
+
 /// Nanoseconds per request of `count` requests made by `body`.
 func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -19,38 +34,31 @@ func nanoseconds(_ count: Int, _ body: (Int) async throws -> AnyObject) async re
 func compareServerRequest(only: String?) {
     DependencyGraph.activate(serverRequestContainer())
     let singletons = ServerSingletons()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
-        do {
-            if only == "stitcher" {
-                let requests = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 2_000_000
-                for _ in 0..<max(1, requests / 10_000) {
-                    _ = try await nanoseconds(min(requests, 10_000)) { try await stitcherServerRequest(id: $0) }
-                }
-                return
+    runAndWait("server-request") {
+        if only == "stitcher" {
+            let requests = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 2_000_000
+            for _ in 0..<max(1, requests / 10_000) {
+                _ = try await nanoseconds(min(requests, 10_000)) { try await stitcherServerRequest(id: $0) }
             }
-            let burst = 5_000
-            let times = try await alternatingRounds(
-                41,
-                [
-                    { try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) } },
-                    { try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) } },
-                    { try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) } },
-                ])
-            let (base, ours, theirs) = (times[0], times[1], times[2])
-            let ratios = zip(ours, base).map { $0 / $1 }
-            let factors = zip(theirs, ours).map { $0 / $1 }
-            print(
-                "11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
-                    + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
-                    + "cost \(Int(median(ours) - median(base))) ns per request; swift-dependencies (withDependencies "
-                    + "around objects made by hand) \(Int(median(theirs))) ns, \((median(factors) * 100).rounded() / 100)× Stitcher's")
-        } catch {
-            print("server-request failed: \(error)")
+            return
         }
+        let burst = 5_000
+        let times = try await alternatingRounds(
+            41,
+            [
+                { try await nanoseconds(burst) { try await handWrittenServerRequest(id: $0, singletons) } },
+                { try await nanoseconds(burst) { try await stitcherServerRequest(id: $0) } },
+                { try await nanoseconds(burst) { try await swiftDependenciesServerRequest(id: $0, singletons) } },
+            ])
+        let (base, ours, theirs) = (times[0], times[1], times[2])
+        let ratios = zip(ours, base).map { $0 / $1 }
+        let factors = zip(theirs, ours).map { $0 / $1 }
+        print(
+            "11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
+                + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "
+                + "cost \(Int(median(ours) - median(base))) ns per request; swift-dependencies (withDependencies "
+                + "around objects made by hand) \(Int(median(theirs))) ns, \((median(factors) * 100).rounded() / 100)× Stitcher's")
     }
-    done.wait()
 }
 
 /// Runs each of `measures` once per round, for `rounds` rounds, the first of each round
@@ -89,137 +97,123 @@ func compareServerRequestInParallel() {
     DependencyGraph.activate(serverRequestContainer())
     let singletons = ServerSingletons()
     let tasks = ProcessInfo.processInfo.activeProcessorCount
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
-        do {
-            let burst = 5_000
-            let times = try await alternatingRounds(
-                31,
-                [
-                    { try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) } },
-                    { try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) } },
-                ])
-            let (base, ours) = (times[0], times[1])
-            let ratios = zip(ours, base).map { $0 / $1 }
-            print(
-                "11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
-                    + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "
-                    + "ratio \((median(ratios) * 100).rounded() / 100)×, cost \(Int(median(ours) - median(base))) ns per request")
-        } catch {
-            print("server-request-parallel failed: \(error)")
-        }
+    runAndWait("server-request-parallel") {
+        let burst = 5_000
+        let times = try await alternatingRounds(
+            31,
+            [
+                { try await concurrentNanoseconds(tasks: tasks, burst) { try await handWrittenServerRequest(id: $0, singletons) } },
+                { try await concurrentNanoseconds(tasks: tasks, burst) { try await stitcherServerRequest(id: $0) } },
+            ])
+        let (base, ours) = (times[0], times[1])
+        let ratios = zip(ours, base).map { $0 / $1 }
+        print(
+            "11b server request on \(tasks) tasks at once: by hand \(Int(median(base))) ns, "
+                + "Stitcher \(Int(median(ours))) ns per request (wall time ÷ requests), "
+                + "ratio \((median(ratios) * 100).rounded() / 100)×, cost \(Int(median(ours) - median(base))) ns per request")
     }
-    done.wait()
 }
 
 /// The parts of workload 11b, each timed alone (for finding where its time goes).
 func serverRequestParts() {
     DependencyGraph.activate(serverRequestContainer())
     let singletons = ServerSingletons()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
+    runAndWait("server-parts") {
         func report(_ name: String, _ body: (Int) async throws -> AnyObject) async throws {
             var times: [Double] = []
             for _ in 0..<15 { times.append(try await nanoseconds(20_000, body)) }
             print(name, Int(median(times)), "ns")
         }
-        do {
-            let marker = ServerLogger()
-            // Every body makes an asynchronous call, so that the scopes are the asynchronous
-            // ones a server's middleware opens (a body without one picks the synchronous form).
-            try await report("task-local binding (baseline)") { _ in
-                await ServerParts.$value.withValue(marker) {
-                    await asynchronousStep()
-                    return marker
-                }
+        let marker = ServerLogger()
+        // Every body makes an asynchronous call, so that the scopes are the asynchronous
+        // ones a server's middleware opens (a body without one picks the synchronous form).
+        try await report("task-local binding (baseline)") { _ in
+            await ServerParts.$value.withValue(marker) {
+                await asynchronousStep()
+                return marker
             }
-            try await report("empty async scope") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    return marker
-                }
-            }
-            try await report("scope + request (1 scoped build)") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    return try DependencyGraph.inject() as ServerRequest
-                }
-            }
-            try await report("scope + request twice (build, hit)") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    _ = try DependencyGraph.inject() as ServerRequest
-                    return try DependencyGraph.inject() as ServerRequest
-                }
-            }
-            try await report("scope + unit of work (3 builds)") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    return try DependencyGraph.inject() as ServerUnitOfWork
-                }
-            }
-            try await report("scope + service (transient, 3 builds)") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    return (try DependencyGraph.inject() as ServerService).unitOfWork
-                }
-            }
-            try await report("singleton (any ServerStore)") { _ in try DependencyGraph.inject() as any ServerStore }
-            try await report("scope + request + service + unit (no handler)") { _ in
-                try await DependencyGraph.withScope {
-                    await asynchronousStep()
-                    _ = try DependencyGraph.inject() as ServerRequest
-                    _ = try DependencyGraph.inject() as ServerService
-                    return try DependencyGraph.inject() as ServerUnitOfWork
-                }
-            }
-            try await report("scope + request + service via async handler + unit") { _ in
-                try await DependencyGraph.withScope {
-                    _ = try DependencyGraph.inject() as ServerRequest
-                    _ = try await serverHandler { try DependencyGraph.inject() }
-                    return try DependencyGraph.inject() as ServerUnitOfWork
-                }
-            }
-            try await report("scope + async handler only") { _ in
-                try await DependencyGraph.withScope {
-                    _ = try await serverHandler {
-                        handMadeService(id: 0, singletons)
-                    }
-                    return marker
-                }
-            }
-            nonisolated(unsafe) var hops = 0
-            try await report("scope + async handler only, counting thread changes") { _ in
-                try await DependencyGraph.withScope {
-                    let before = pthread_self()
-                    _ = try await serverHandler {
-                        handMadeService(id: 0, singletons)
-                    }
-                    if pthread_self() != before { hops += 1 }
-                    return marker
-                }
-            }
-            print("thread changes:", hops)
-            hops = 0
-            try await report("task-local + async handler only, counting thread changes") { _ in
-                try await ServerParts.$value.withValue(marker) {
-                    let before = pthread_self()
-                    _ = try await serverHandler {
-                        handMadeService(id: 0, singletons)
-                    }
-                    if pthread_self() != before { hops += 1 }
-                    return marker
-                }
-            }
-            print("thread changes:", hops)
-            try await report("whole request") { try await stitcherServerRequest(id: $0) }
-        } catch {
-            print("failed: \(error)")
         }
+        try await report("empty async scope") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                return marker
+            }
+        }
+        try await report("scope + request (1 scoped build)") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                return try DependencyGraph.inject() as ServerRequest
+            }
+        }
+        try await report("scope + request twice (build, hit)") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                _ = try DependencyGraph.inject() as ServerRequest
+                return try DependencyGraph.inject() as ServerRequest
+            }
+        }
+        try await report("scope + unit of work (3 builds)") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                return try DependencyGraph.inject() as ServerUnitOfWork
+            }
+        }
+        try await report("scope + service (transient, 3 builds)") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                return (try DependencyGraph.inject() as ServerService).unitOfWork
+            }
+        }
+        try await report("singleton (any ServerStore)") { _ in try DependencyGraph.inject() as any ServerStore }
+        try await report("scope + request + service + unit (no handler)") { _ in
+            try await DependencyGraph.withScope {
+                await asynchronousStep()
+                _ = try DependencyGraph.inject() as ServerRequest
+                _ = try DependencyGraph.inject() as ServerService
+                return try DependencyGraph.inject() as ServerUnitOfWork
+            }
+        }
+        try await report("scope + request + service via async handler + unit") { _ in
+            try await DependencyGraph.withScope {
+                _ = try DependencyGraph.inject() as ServerRequest
+                _ = try await serverHandler { try DependencyGraph.inject() }
+                return try DependencyGraph.inject() as ServerUnitOfWork
+            }
+        }
+        try await report("scope + async handler only") { _ in
+            try await DependencyGraph.withScope {
+                _ = try await serverHandler {
+                    handMadeService(id: 0, singletons)
+                }
+                return marker
+            }
+        }
+        nonisolated(unsafe) var hops = 0
+        try await report("scope + async handler only, counting thread changes") { _ in
+            try await DependencyGraph.withScope {
+                let before = pthread_self()
+                _ = try await serverHandler {
+                    handMadeService(id: 0, singletons)
+                }
+                if pthread_self() != before { hops += 1 }
+                return marker
+            }
+        }
+        print("thread changes:", hops)
+        hops = 0
+        try await report("task-local + async handler only, counting thread changes") { _ in
+            try await ServerParts.$value.withValue(marker) {
+                let before = pthread_self()
+                _ = try await serverHandler {
+                    handMadeService(id: 0, singletons)
+                }
+                if pthread_self() != before { hops += 1 }
+                return marker
+            }
+        }
+        print("thread changes:", hops)
+        try await report("whole request") { try await stitcherServerRequest(id: $0) }
     }
-    done.wait()
 }
 
 enum ServerParts {
@@ -230,9 +224,7 @@ enum ServerParts {
 /// inside a task-local binding.
 func serverHandlerLoop(inScope: Bool) {
     DependencyGraph.activate(serverRequestContainer())
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
+    runAndWait("handler loop") {
         let marker = ServerLogger()
         let singletons = ServerSingletons()
         let make = { handMadeService(id: 0, singletons) }
@@ -244,16 +236,13 @@ func serverHandlerLoop(inScope: Bool) {
             }
         }
     }
-    done.wait()
 }
 
 /// Workload 11b's injections in a scope, made directly in its body or in an asynchronous
 /// handler it calls (for a profiler).
 func serverInjectionLoop(inHandler: Bool, onlyRequest: Bool = false) {
     DependencyGraph.activate(serverRequestContainer())
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
+    runAndWait("injection loop") {
         for _ in 0..<2_000_000 {
             _ = try? await DependencyGraph.withScope {
                 _ = try DependencyGraph.inject() as ServerRequest
@@ -267,5 +256,4 @@ func serverInjectionLoop(inHandler: Bool, onlyRequest: Bool = false) {
             }
         }
     }
-    done.wait()
 }

@@ -34,36 +34,29 @@ func compareColdServerRequest(kilobytes: Int) {
     DependencyGraph.activate(serverRequestContainer())
     let singletons = ServerSingletons()
     let evictor = CacheEvictor(kilobytes: kilobytes)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        defer { done.signal() }
-        do {
-            let burst = 500
-            let times = try await alternatingRounds(
-                61,
-                [
-                    {
-                        try await nanoseconds(burst) { id in
-                            evictor.evict()
-                            return try await handWrittenServerRequest(id: id, singletons)
-                        }
-                    },
-                    {
-                        try await nanoseconds(burst) { id in
-                            evictor.evict()
-                            return try await stitcherServerRequest(id: id)
-                        }
-                    },
-                ])
-            let (base, ours) = (times[0], times[1])
-            let costs = zip(ours, base).map { $0 - $1 }
-            print(
-                "11b server request after evicting \(kilobytes) KB: by hand \(Int(median(base))) ns, "
-                    + "Stitcher \(Int(median(ours))) ns (each with the eviction), cost \(Int(median(costs))) ns per request "
-                    + "(median of the rounds' differences)")
-        } catch {
-            print("server-request-cold failed: \(error)")
-        }
+    runAndWait("server-request-cold") {
+        let burst = 500
+        let times = try await alternatingRounds(
+            61,
+            [
+                {
+                    try await nanoseconds(burst) { id in
+                        evictor.evict()
+                        return try await handWrittenServerRequest(id: id, singletons)
+                    }
+                },
+                {
+                    try await nanoseconds(burst) { id in
+                        evictor.evict()
+                        return try await stitcherServerRequest(id: id)
+                    }
+                },
+            ])
+        let (base, ours) = (times[0], times[1])
+        let costs = zip(ours, base).map { $0 - $1 }
+        print(
+            "11b server request after evicting \(kilobytes) KB: by hand \(Int(median(base))) ns, "
+                + "Stitcher \(Int(median(ours))) ns (each with the eviction), cost \(Int(median(costs))) ns per request "
+                + "(median of the rounds' differences)")
     }
-    done.wait()
 }
