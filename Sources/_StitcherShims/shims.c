@@ -7,8 +7,14 @@
 #endif
 
 _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL = 0;
-// Cycle detection is on by default (`RuntimeCycleDetectionAvailability.always`).
+// Cycle detection follows its default, `RuntimeCycleDetectionAvailability.debugOnly`: on in
+// builds with the `DEBUG` condition (SwiftPM and Xcode define it for C as for Swift), until
+// the configuration is set. `ConfigurationTests` checks that the two agree.
+#if defined(DEBUG)
 stitcher_lookup_counters stitcher_counters = { .detects_cycles = 1 };
+#else
+stitcher_lookup_counters stitcher_counters = { .detects_cycles = 0 };
+#endif
 stitcher_path_counter stitcher_paths;
 _Atomic(void *) stitcher_existential_templates[STITCHER_TEMPLATE_SLOTS];
 

@@ -31,7 +31,7 @@ struct ConfigurationTests {
         #expect(StitcherConfiguration.approximateDependencyCount == 0)
         StitcherConfiguration.approximateDependencyCount = count
         #expect(StitcherConfiguration.autoCleanupEnabled)
-        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .always)
+        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .debugOnly)
         #if DEBUG
         #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.debugOnly != .never)
         #endif
@@ -48,33 +48,31 @@ struct ConfigurationTests {
 
     @Test func cycleDetectionCanBeTurnedOffForTransientDependencies() async {
         await #expect(processExitsWith: .success) {
-            final class Loop: Sendable { init(_ other: Loop) {} }
             StitcherConfiguration.runtimeCycleDetectionAvailability = .never
-            DependencyGraph.activate(
-                DependencyContainer {
-                    Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance)
-                })
-            // Unchecked, the cycle recurses until the stack guard stops it. On a 2 MB stack:
-            // ThreadSanitizer's own call stack holds 65,536 calls per thread, and 8 MB of
-            // debug-build levels come close to that.
-            final class Outcome: @unchecked Sendable { var failure: String? = "did not run" }
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                do {
-                    _ = try DependencyGraph.inject(byType: Loop.self) as Loop
-                    outcome.failure = "expected an error"
-                } catch let error as ResolutionTooDeep {
-                    outcome.failure = error.depth > 100 ? nil : "stopped too early: \(error)"
-                } catch {
-                    outcome.failure = "expected ResolutionTooDeep, got \(error)"
-                }
-                done.signal()
+            // Unchecked, the cycle recurses until the stack guard stops it.
+            switch injectTransientLoop() {
+            case let error as ResolutionTooDeep: if error.depth <= 100 { fatalError("stopped too early: \(error)") }
+            case let other: fatalError("expected ResolutionTooDeep, got \(String(describing: other))")
             }
-            thread.stackSize = 2 << 20
-            thread.start()
-            done.wait()
-            if let failure = outcome.failure { fatalError(failure) }
+        }
+    }
+
+    @Test func cycleDetectionIsOnInDebugBuildsByDefault() async {
+        // In a process of its own: other tests set the process-wide option for a moment.
+        await #expect(processExitsWith: .success) {
+            guard StitcherConfiguration.runtimeCycleDetectionAvailability == .debugOnly else {
+                fatalError("the default is \(StitcherConfiguration.runtimeCycleDetectionAvailability), not .debugOnly (Stitcher 1.x)")
+            }
+            let failure = injectTransientLoop()
+            #if DEBUG
+            guard case InjectionError.cyclicDependencyReference? = failure else {
+                fatalError("a debug build reports the cycle, got \(String(describing: failure))")
+            }
+            #else
+            guard failure is ResolutionTooDeep else {
+                fatalError("a release build leaves it to the stack guard, got \(String(describing: failure))")
+            }
+            #endif
         }
     }
 
@@ -94,4 +92,25 @@ struct ConfigurationTests {
             fatalError("expected a cycle error")
         }
     }
+}
+
+/// Injects an `.instance` registration that depends on itself, from the process-wide graph, on
+/// a thread with a 2 MB stack, and returns the error it ends with (nil if it returns).
+///
+/// The stack is small so that an unchecked loop ends quickly: ThreadSanitizer's own call
+/// stack holds 65,536 calls per thread, and 8 MB of debug-build levels come close to that.
+private func injectTransientLoop() -> (any Error)? {
+    final class Loop: Sendable { init(_ other: Loop) {} }
+    final class Outcome: @unchecked Sendable { var failure: (any Error)? }
+    DependencyGraph.activate(DependencyContainer { Dependency { Loop(try DependencyGraph.inject()) }.scope(.instance) })
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        do { _ = try DependencyGraph.inject(byType: Loop.self) as Loop } catch { outcome.failure = error }
+        done.signal()
+    }
+    thread.stackSize = 2 << 20
+    thread.start()
+    done.wait()
+    return outcome.failure
 }

@@ -203,7 +203,7 @@ struct CycleDetectionTests {
     }
 
     @Test func detectionCanBeTurnedOff() {
-        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .always)
+        #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .debugOnly)
         #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.never != .always)
     }
 }

@@ -17,6 +17,8 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(1),
         maxIterations: 1_000
     )
+    // Measured with the checks on: the default (`.debugOnly`) skips `.instance` cycle checks here.
+    StitcherConfiguration.runtimeCycleDetectionAvailability = .always
     DependencyGraph.activate(stitcherContainer)
     let swinject = makeSwinjectContainer()
 

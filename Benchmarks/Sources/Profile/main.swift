@@ -8,6 +8,8 @@ import Stitcher
 final class Single: @unchecked Sendable { init() {} }
 final class Transient: @unchecked Sendable { init() {} }
 final class Other: @unchecked Sendable { init() {} }
+// Measured with the checks on: the default (`.debugOnly`) skips `.instance` cycle checks here.
+StitcherConfiguration.runtimeCycleDetectionAvailability = .always
 DependencyGraph.activate(
     DependencyContainer {
         Dependency { Single() }.scope(.singleton)

@@ -6,7 +6,7 @@ import Atomics
 ///
 /// ```swift
 /// StitcherConfiguration.approximateDependencyCount = 500
-/// StitcherConfiguration.runtimeCycleDetectionAvailability = .debugOnly
+/// StitcherConfiguration.runtimeCycleDetectionAvailability = .always
 /// ```
 public enum StitcherConfiguration {
     /// When runtime dependency cycle detection is on.
@@ -38,7 +38,7 @@ public enum StitcherConfiguration {
         var isIndexingEnabled = true
         var approximateDependencyCount = 64
         var autoCleanupEnabled = true
-        var runtimeCycleDetectionAvailability = RuntimeCycleDetectionAvailability.always
+        var runtimeCycleDetectionAvailability = RuntimeCycleDetectionAvailability.debugOnly
     }
 
     private static let values = Protected(Values())
@@ -62,7 +62,19 @@ public enum StitcherConfiguration {
         set { values.withLock { $0.autoCleanupEnabled = newValue } }
     }
 
-    /// When runtime dependency cycle detection is on. Defaults to `.always`.
+    /// When runtime dependency cycle detection is on. Defaults to `.debugOnly`, as in
+    /// Stitcher 1.x.
+    ///
+    /// A cycle of `.instance` dependencies is reported as an ``InjectionError`` naming the
+    /// whole path while detection is on; while it is off (in a release build, by default),
+    /// the same cycle recurses until the stack guard stops it with ``ResolutionTooDeep``,
+    /// and an injection pays nothing for the check. Stored scopes (`.singleton`, `.shared`,
+    /// `.scoped`) are always checked, since their creation would otherwise wait for itself.
+    ///
+    /// ```swift
+    /// // Report `.instance` cycles in release builds too.
+    /// StitcherConfiguration.runtimeCycleDetectionAvailability = .always
+    /// ```
     public static var runtimeCycleDetectionAvailability: RuntimeCycleDetectionAvailability {
         get { values.current.runtimeCycleDetectionAvailability }
         set {
