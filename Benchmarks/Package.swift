@@ -26,7 +26,9 @@ let package = Package(
                 "ScopeWorkload",
             ],
             path: "Benchmarks/StitcherBenchmarks",
-            swiftSettings: [.swiftLanguageMode(.v5)],
+            // Swift 5 mode, with the inference Swift 6 makes: `Dependency(autowiring: T.init)`
+            // takes the initializer of a Sendable type as a `@Sendable` function, as users write it.
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("InferSendableFromCaptures")],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .target(name: "OpaqueUse", path: "Sources/OpaqueUse"),
