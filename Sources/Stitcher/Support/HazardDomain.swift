@@ -95,12 +95,10 @@ final class HazardDomain: @unchecked Sendable {
 
 /// The pointer one thread is following right now, if any (see `HazardDomain`).
 final class HazardCell: @unchecked Sendable {
-    /// Cells live as long as the process: a recycled cell serves the next thread.
-    private let word: UnsafeMutablePointer<UnsafeMutableRawPointer?> = {
-        let word = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
-        word.initialize(to: nil)
-        return word
-    }()
+    /// Cells live as long as the process: a recycled cell serves the next thread. Alone on
+    /// its cache line: the allocator may put another thread's cell, or an object whose
+    /// reference count other threads write, next to a block of one word.
+    private let word = CacheLine.allocate(UnsafeMutableRawPointer?.none)
 
     /// Announces `object` and returns what `source` publishes now; the caller may follow
     /// the pointer only when that is `object`, and must `clear()` afterwards.
