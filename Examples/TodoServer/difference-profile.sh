@@ -27,11 +27,7 @@ profile() {
     "$server" 8094 --quiet $([ "$2" = hand ] && echo --hand-wired) > /dev/null 2>&1 &
     pid=$!
     prepare_server 8094
-    perf record -q -F "$frequency" -e cpu-clock -p "$pid" -o "$work/$1.data" -- sleep "$((duration + 1))" > /dev/null 2>&1 &
-    local recorder=$!
-    sleep 0.2
-    wrk -t1 -c16 -d"${duration}s" "http://127.0.0.1:8094/todos" | awk '/requests in/ { print $1 }' > "$work/$1.requests"
-    wait "$recorder"
+    record_under_load "$pid" "$work/$1.data" 8094 "$duration" -F "$frequency" > "$work/$1.requests"
     kill -INT "$pid"
     wait "$pid" 2> /dev/null || true
     pid=

@@ -20,11 +20,7 @@ script=$(mktemp)
 pid=$!
 trap 'kill -INT "$pid" 2> /dev/null || true; rm -f "$data" "$script"' EXIT
 prepare_server 8092
-perf record -q -F "$frequency" -e cpu-clock --call-graph dwarf,16384 -p "$pid" -o "$data" -- sleep "$((duration + 1))" > /dev/null 2>&1 &
-recorder=$!
-sleep 0.2
-requests=$(wrk -t1 -c16 -d"${duration}s" "http://127.0.0.1:8092/todos" | awk '/requests in/ { print $1 }')
-wait "$recorder"
+requests=$(record_under_load "$pid" "$data" 8092 "$duration" -F "$frequency" --call-graph dwarf,16384)
 perf script -i "$data" -F ip,sym 2> /dev/null | swift demangle --simplified > "$script"
 python3 - "$script" "$requests" "$frequency" "${TOP:-25}" << 'EOF'
 import collections, re, sys
