@@ -8,13 +8,14 @@
 # Stitcher counts as the runtime's; `engine-profile.sh` splits the time under Stitcher's
 # frames instead. Needs perf (apt-get install linux-perf), wrk and python3; run as root.
 #   SERVER (a todo-server binary to profile instead of building this one), ROUNDS (pairs of
-#   runs, which goes first alternating; default 2), SECONDS_PER_RUN (default 4), FREQUENCY
-#   (samples per second, default 2000), TOP (rows, default 15).
+#   runs, which goes first alternating; default 6: one pair of processes can differ by 10%
+#   whatever their wiring), SECONDS_PER_RUN (default 4), FREQUENCY (samples per second,
+#   default 2000), TOP (rows, default 15).
 set -euo pipefail
 cd "$(dirname "$0")"
 . ./load-helpers.sh
 server=$(release_binary todo-server "${SERVER:-}")
-rounds=${ROUNDS:-2}
+rounds=${ROUNDS:-6}
 duration=${SECONDS_PER_RUN:-4}
 frequency=${FREQUENCY:-2000}
 work=$(mktemp -d)
