@@ -8,33 +8,37 @@ private enum Slot: Hashable { case one }
 
 @Suite(.isolatedDependencyGraph)
 struct ConfigurationTests {
-    @Test func unindexedGraphsResolveTheSame() throws {
-        StitcherConfiguration.isIndexingEnabled = false
-        defer { StitcherConfiguration.isIndexingEnabled = true }
-        #expect(!StitcherConfiguration.isIndexingEnabled)
-        DependencyGraph.activate(
-            DependencyContainer {
-                Dependency { Indexed() }.scope(.singleton)
-                Dependency { Indexed() }.named("named")
-                Dependency { Indexed() }.associated(with: Slot.one)
-            })
-        let typed: Indexed = try DependencyGraph.inject()
-        let named: Indexed = try DependencyGraph.inject(byName: "named")
-        let valued: Indexed = try DependencyGraph.inject(byValue: Slot.one)
-        #expect(typed !== named && named !== valued)
-        #expect(try DependencyGraph.inject(byType: Indexed.self) === typed)
+    // The configuration is process-wide and other suites run in parallel: the tests that set
+    // it run in processes of their own.
+
+    @Test func unindexedGraphsResolveTheSame() async {
+        await #expect(processExitsWith: .success) {
+            StitcherConfiguration.isIndexingEnabled = false
+            precondition(!StitcherConfiguration.isIndexingEnabled)
+            DependencyGraph.activate(
+                DependencyContainer {
+                    Dependency { Indexed() }.scope(.singleton)
+                    Dependency { Indexed() }.named("named")
+                    Dependency { Indexed() }.associated(with: Slot.one)
+                })
+            let typed: Indexed = try DependencyGraph.inject()
+            let named: Indexed = try DependencyGraph.inject(byName: "named")
+            let valued: Indexed = try DependencyGraph.inject(byValue: Slot.one)
+            let again: Indexed = try DependencyGraph.inject(byType: Indexed.self)
+            precondition(typed !== named && named !== valued && again === typed)
+        }
     }
 
-    @Test func settingsRoundTrip() {
-        let count = StitcherConfiguration.approximateDependencyCount
-        StitcherConfiguration.approximateDependencyCount = -5
-        #expect(StitcherConfiguration.approximateDependencyCount == 0)
-        StitcherConfiguration.approximateDependencyCount = count
-        #expect(StitcherConfiguration.autoCleanupEnabled)
+    @Test func approximateDependencyCountIsNeverNegative() async {
+        await #expect(processExitsWith: .success) {
+            StitcherConfiguration.approximateDependencyCount = -5
+            precondition(StitcherConfiguration.approximateDependencyCount == 0)
+        }
+    }
+
+    @Test func processWideDefaults() {
+        #expect(StitcherConfiguration.isIndexingEnabled && StitcherConfiguration.autoCleanupEnabled)
         #expect(StitcherConfiguration.runtimeCycleDetectionAvailability == .debugOnly)
-        #if DEBUG
-        #expect(StitcherConfiguration.RuntimeCycleDetectionAvailability.debugOnly != .never)
-        #endif
     }
 
     @Test func sharedInstancesReleasedElsewhereArePruned() throws {

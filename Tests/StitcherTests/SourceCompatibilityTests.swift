@@ -219,35 +219,36 @@ struct SourceCompatibilityTests {
         let cycle: [InjectionError.DependencyContext] = backtrace.cycle
         #expect(backtrace.depth == 2 && cycle == [.type("A"), .type("A")])
 
-        let cleanup = StitcherConfiguration.autoCleanupEnabled
-        defer { StitcherConfiguration.autoCleanupEnabled = cleanup }
-        StitcherConfiguration.autoCleanupFrequency = .never
-        #expect(!StitcherConfiguration.autoCleanupEnabled && StitcherConfiguration.autoCleanupFrequency == .never)
-        StitcherConfiguration.autoCleanupFrequency = .veryHigh
-        #expect(StitcherConfiguration.autoCleanupEnabled && StitcherConfiguration.autoCleanupFrequency == .veryHigh)
-        let literal: StitcherConfiguration.AutoCleanupFrequency = 2
-        StitcherConfiguration.autoCleanupFrequency = literal
-        #expect(StitcherConfiguration.autoCleanupFrequency == .low)
         let frequencies: [AutoCleanupFrequency] = [.veryLow, .medium, .high, AutoCleanupFrequency(rawValue: 9)]
         #expect(frequencies.map(\.rawValue) == [1, 3, 4, 9])
     }
 
-    @Test func configuration() {
-        let (indexing, count, cleanup, detection) = (
-            StitcherConfiguration.isIndexingEnabled, StitcherConfiguration.approximateDependencyCount,
-            StitcherConfiguration.autoCleanupEnabled, StitcherConfiguration.runtimeCycleDetectionAvailability
-        )
-        defer {
-            StitcherConfiguration.isIndexingEnabled = indexing
-            StitcherConfiguration.approximateDependencyCount = count
-            StitcherConfiguration.autoCleanupEnabled = cleanup
-            StitcherConfiguration.runtimeCycleDetectionAvailability = detection
+    // The configuration is process-wide and other suites run in parallel: the tests that set
+    // it run in processes of their own.
+
+    @available(*, deprecated, message: "Exercises Stitcher 1.0's names on purpose.")
+    @Test func autoCleanupFrequency1_0() async {
+        await #expect(processExitsWith: .success) {
+            StitcherConfiguration.autoCleanupFrequency = .never
+            precondition(!StitcherConfiguration.autoCleanupEnabled && StitcherConfiguration.autoCleanupFrequency == .never)
+            StitcherConfiguration.autoCleanupFrequency = .veryHigh
+            precondition(StitcherConfiguration.autoCleanupEnabled && StitcherConfiguration.autoCleanupFrequency == .veryHigh)
+            let literal: StitcherConfiguration.AutoCleanupFrequency = 2
+            StitcherConfiguration.autoCleanupFrequency = literal
+            precondition(StitcherConfiguration.autoCleanupFrequency == .low)
         }
-        StitcherConfiguration.isIndexingEnabled = true
-        StitcherConfiguration.approximateDependencyCount = count
-        StitcherConfiguration.runtimeCycleDetectionAvailability = .debugOnly
-        StitcherConfiguration.runtimeCycleDetectionAvailability = .never
-        StitcherConfiguration.runtimeCycleDetectionAvailability = .always
-        StitcherConfiguration.autoCleanupEnabled = true
+    }
+
+    @Test func configuration() async {
+        await #expect(processExitsWith: .success) {
+            StitcherConfiguration.isIndexingEnabled = true
+            StitcherConfiguration.approximateDependencyCount = 500
+            StitcherConfiguration.runtimeCycleDetectionAvailability = .debugOnly
+            StitcherConfiguration.runtimeCycleDetectionAvailability = .never
+            StitcherConfiguration.runtimeCycleDetectionAvailability = .always
+            StitcherConfiguration.autoCleanupEnabled = true
+            precondition(StitcherConfiguration.isIndexingEnabled && StitcherConfiguration.approximateDependencyCount == 500)
+            precondition(StitcherConfiguration.runtimeCycleDetectionAvailability == .always && StitcherConfiguration.autoCleanupEnabled)
+        }
     }
 }
