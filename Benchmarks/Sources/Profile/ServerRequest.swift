@@ -127,51 +127,41 @@ func serverRequestParts() {
         let marker = ServerLogger()
         // Every body makes an asynchronous call, so that the scopes are the asynchronous
         // ones a server's middleware opens (a body without one picks the synchronous form).
+        func reportInScope(_ name: String, _ body: () throws -> AnyObject) async throws {
+            try await report(name) { _ in
+                try await DependencyGraph.withScope {
+                    await asynchronousStep()
+                    return try body()
+                }
+            }
+        }
         try await report("task-local binding (baseline)") { _ in
             await ServerParts.$value.withValue(marker) {
                 await asynchronousStep()
                 return marker
             }
         }
-        try await report("empty async scope") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                return marker
-            }
+        try await reportInScope("empty async scope") {
+            marker
         }
-        try await report("scope + request (1 scoped build)") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                return try DependencyGraph.inject() as ServerRequest
-            }
+        try await reportInScope("scope + request (1 scoped build)") {
+            try DependencyGraph.inject() as ServerRequest
         }
-        try await report("scope + request twice (build, hit)") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                _ = try DependencyGraph.inject() as ServerRequest
-                return try DependencyGraph.inject() as ServerRequest
-            }
+        try await reportInScope("scope + request twice (build, hit)") {
+            _ = try DependencyGraph.inject() as ServerRequest
+            return try DependencyGraph.inject() as ServerRequest
         }
-        try await report("scope + unit of work (3 builds)") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                return try DependencyGraph.inject() as ServerUnitOfWork
-            }
+        try await reportInScope("scope + unit of work (3 builds)") {
+            try DependencyGraph.inject() as ServerUnitOfWork
         }
-        try await report("scope + service (transient, 3 builds)") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                return (try DependencyGraph.inject() as ServerService).unitOfWork
-            }
+        try await reportInScope("scope + service (transient, 3 builds)") {
+            (try DependencyGraph.inject() as ServerService).unitOfWork
         }
         try await report("singleton (any ServerStore)") { _ in try DependencyGraph.inject() as any ServerStore }
-        try await report("scope + request + service + unit (no handler)") { _ in
-            try await DependencyGraph.withScope {
-                await asynchronousStep()
-                _ = try DependencyGraph.inject() as ServerRequest
-                _ = try DependencyGraph.inject() as ServerService
-                return try DependencyGraph.inject() as ServerUnitOfWork
-            }
+        try await reportInScope("scope + request + service + unit (no handler)") {
+            _ = try DependencyGraph.inject() as ServerRequest
+            _ = try DependencyGraph.inject() as ServerService
+            return try DependencyGraph.inject() as ServerUnitOfWork
         }
         try await report("scope + request + service via async handler + unit") { _ in
             try await DependencyGraph.withScope {
