@@ -52,7 +52,7 @@ struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
     var inEmptyScope = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard inEmptyScope || dependencies == nil else { return try await handWired(request, context: context, next: next) }
+        guard inEmptyScope else { return try await handWired(request, context: context, next: next) }
         return try await DependencyGraph.withScope { try await handWired(request, context: context, next: next) }
     }
 

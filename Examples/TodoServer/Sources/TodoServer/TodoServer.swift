@@ -34,7 +34,7 @@ public func todoRouter(wiring: Wiring = .stitcher) -> Router<BasicRequestContext
     case .byHand(let dependencies): router.add(middleware: HandWiredMiddleware(dependencies: dependencies))
     case .byHandInEmptyScope(let dependencies):
         router.add(middleware: HandWiredMiddleware(dependencies: dependencies, inEmptyScope: true))
-    case .byHandLookingUp: router.add(middleware: HandWiredMiddleware(dependencies: nil))
+    case .byHandLookingUp: router.add(middleware: HandWiredMiddleware(dependencies: nil, inEmptyScope: true))
     }
     let service = wiring.service
     let todos = router.group("todos")
