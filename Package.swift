@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StitcherTracing", targets: ["StitcherTracing"]),
         .library(name: "StitcherServiceLifecycle", targets: ["StitcherServiceLifecycle"]),
         .executable(name: "stitcher-demo", targets: ["StitcherDemo"]),
+        .executable(name: "stitcher-stress", targets: ["StitcherStress"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
@@ -73,6 +74,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "StitcherDemo", dependencies: ["Stitcher"]),
+        // The stress stage (`.ci/run`): every public operation from several threads for a
+        // fixed time, in release and under the sanitizers.
+        .executableTarget(
+            name: "StitcherStress",
+            dependencies: [
+                "Stitcher",
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(
+                    name: "OpenCombine", package: "OpenCombine",
+                    condition: .when(platforms: nonApplePlatforms)),
+            ]
+        ),
         .testTarget(
             name: "StitcherTests",
             dependencies: ["Stitcher", "StitcherTesting", .product(name: "Atomics", package: "swift-atomics")]),

@@ -9,34 +9,35 @@ import Glibc
 import Musl
 #endif
 
-/// Safe release of objects that readers reach through an atomic pointer without a lock.
+/// Safe release of objects that readers reach through an atomic word without a lock.
 ///
-/// A reader announces the pointer it is about to follow in its thread's `HazardCell`, then
-/// checks that the pointer is still the published one before using it. A writer that
-/// unpublishes an object *retires* it instead of releasing it; a retired object is
-/// released once no cell announces it. Readers write only to their own thread's cell, so
-/// readers on different threads never touch a shared cache line.
+/// **Reclamation rule** (docs/Reclamation.md has the whole argument):
+/// - A reader follows a published word only through `HazardCell.retain(publishedIn:)` or
+///   `HazardCell.strongObject(inBoxPublishedIn:)`: one C function announces the pointer in
+///   the reader's cell, confirms that the word still publishes it, takes its reference
+///   (a retain, or a weak box's strong load) and only then ends the announcement.
+/// - A writer that unpublishes an object (an atomic exchange, under the owner's lock)
+///   *retires* it here instead of releasing it. `retire` runs a process-wide barrier, reads
+///   every cell, and releases what no cell announces; what one announces is waited for
+///   briefly, then kept until a later retirement finds it free.
 ///
-/// Announcing costs a reader a plain store: where the system has a process-wide barrier
-/// (Linux's `membarrier`), the retiring thread runs it before reading the cells, which makes
-/// every announcement made before it visible, and makes every confirming load made after
-/// it see the unpublished word. Elsewhere announcements are full fences.
+/// Announcing costs a reader a plain store where the system has a process-wide barrier
+/// (Linux's `membarrier`), which the retiring thread runs; elsewhere a full fence. Readers
+/// write only to their own thread's cell, on a cache line of its own.
 ///
-/// Readers hold an announcement for a few instructions (load, compare, retain), so a
-/// retiring thread waits briefly for an announced object instead of keeping it: instances
-/// are released when the graph lets them go, not at some later retirement. An object still
-/// announced after the wait (its reader was descheduled mid-read) is released by the next
-/// retirement that finds it free.
-final class HazardDomain: @unchecked Sendable {
+/// In builds with `DEBUG` (tests, sanitizer builds), the addresses of released objects are
+/// remembered until published again, and a reader that reaches one traps at the read (see
+/// `RetiredAddresses`).
+package final class HazardDomain: @unchecked Sendable {
     private let lock = Lock()
     private var cells: [HazardCell] = []
     private var idleCells: [HazardCell] = []
     private var retired: [Unmanaged<AnyObject>] = []
 
-    init() { stitcher_hazard_setup() }
+    package init() { stitcher_hazard_setup() }
 
     /// A cell for the calling thread, reused from a thread that ended when possible.
-    func makeCell() -> HazardCell {
+    package func makeCell() -> HazardCell {
         lock.withLock {
             if let cell = idleCells.popLast() { return cell }
             let cell = HazardCell()
@@ -46,20 +47,31 @@ final class HazardDomain: @unchecked Sendable {
     }
 
     /// Returns the cell of a thread that is ending.
-    func recycle(_ cell: HazardCell) {
+    package func recycle(_ cell: HazardCell) {
         cell.clear()
         lock.withLock { idleCells.append(cell) }
     }
 
     /// Releases `object`, which is no longer published, once no reader announces it.
-    func retire(_ object: Unmanaged<AnyObject>) {
+    package func retire(_ object: Unmanaged<AnyObject>) {
         retire(CollectionOfOne(object))
     }
 
     /// Releases `objects`, which are no longer published, once no reader announces them:
     /// one barrier for all of them.
-    func retire<Objects: Collection>(_ objects: Objects) where Objects.Element == Unmanaged<AnyObject> {
+    package func retire<Objects: Collection>(_ objects: Objects) where Objects.Element == Unmanaged<AnyObject> {
         if objects.isEmpty { return }
+        release(objects)
+    }
+
+    /// Releases the objects held back by earlier retirements that no reader announces now.
+    package func releaseHeldBack() {
+        release(EmptyCollection())
+    }
+
+    private func release<Objects: Collection>(_ objects: Objects) where Objects.Element == Unmanaged<AnyObject> {
+        // Every object was unpublished before this call; after the barrier, a reader that
+        // has not announced one will see its word changed (see `stitcher_hazard_follow`).
         stitcher_hazard_barrier()
         var waits = 0
         var pending: [Unmanaged<AnyObject>] = lock.withLock {
@@ -74,7 +86,10 @@ final class HazardDomain: @unchecked Sendable {
                 if announced.contains(object.toOpaque()) { held.append(object) } else { releasable.append(object) }
             }
             // Outside the lock: releasing runs deinitializers.
-            for object in releasable { object.release() }
+            for object in releasable {
+                RetiredAddresses.note(object.toOpaque())
+                object.release()
+            }
             if held.isEmpty { return }
             waits += 1
             if waits > Self.maximumWaits {
@@ -89,29 +104,104 @@ final class HazardDomain: @unchecked Sendable {
     /// How many times a retiring thread yields to readers still announcing what it retires.
     private static let maximumWaits = 64
 
+    /// Makes every reader announce with a full fence from now on, as where `membarrier` is
+    /// missing; retiring threads keep running the barrier, so switching is safe at any time.
+    /// For tests of the fallback.
+    package static func useSymmetricFences() { stitcher_hazard_use_symmetric_fences() }
+
+    /// Whether readers announce with plain stores covered by `membarrier`.
+    package static var usesAsymmetricFences: Bool { stitcher_hazard_uses_asymmetric_fences() != 0 }
+
     /// How many retired objects are still held back (for tests).
-    var heldBackCount: Int { lock.withLock { retired.count } }
+    package var heldBackCount: Int { lock.withLock { retired.count } }
 }
 
 /// The pointer one thread is following right now, if any (see `HazardDomain`).
-final class HazardCell: @unchecked Sendable {
+package final class HazardCell: @unchecked Sendable {
     /// Cells live as long as the process: a recycled cell serves the next thread. Alone on
     /// its cache line: the allocator may put another thread's cell, or an object whose
     /// reference count other threads write, next to a block of one word.
     private let word = CacheLine.allocate(UnsafeMutableRawPointer?.none)
 
-    /// Announces `object` and returns what `source` publishes now; the caller may follow
-    /// the pointer only when that is `object`, and must `clear()` afterwards.
+    /// The object published in the atomic word at `source`, retained; nil when none is.
+    ///
+    /// `source` is set to a retained object and later only cleared or exchanged, by a
+    /// writer that retires what it takes out through the same domain.
     @inline(__always)
-    func protect(_ object: UnsafeMutableRawPointer, publishedBy source: UnsafeAtomic<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer?
-    {
-        stitcher_hazard_announce(word, object)
-        return source.load(ordering: .acquiring)
+    package func retain(publishedIn source: UnsafeMutableRawPointer) -> AnyObject? {
+        let taken = stitcher_hazard_follow(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) { object in
+            RetiredAddresses.check(object)
+            return Unmanaged<AnyObject>.fromOpaque(object).retain().toOpaque()
+        }
+        return taken.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
     }
 
+    /// The object that the `WeakObject` published at `source` refers to, if it is alive.
     @inline(__always)
-    func clear() { stitcher_hazard_clear(word) }
+    package func strongObject(inBoxPublishedIn source: UnsafeMutableRawPointer) -> AnyObject? {
+        let taken = stitcher_hazard_follow(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) { box in
+            RetiredAddresses.check(box)
+            return Unmanaged<WeakObject>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.object }
+                .map { Unmanaged.passRetained($0).toOpaque() }
+        }
+        return taken.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+    }
+
+    /// Announces `object` (for the primitive's tests; readers use the methods above).
+    package func announce(_ object: UnsafeMutableRawPointer) { stitcher_hazard_announce(word, object) }
+
+    /// Ends the announcement.
+    package func clear() { stitcher_hazard_clear(word) }
 
     /// What the cell announces; read by retiring threads after the barrier.
     var announced: UnsafeMutableRawPointer? { stitcher_hazard_read(word) }
+}
+
+/// Checked builds only: the addresses of objects released by retirement, until an object
+/// is published at the same address again. A reader that reaches one followed a pointer
+/// after it was retired: it traps there, with the address, instead of crashing later in
+/// `swift_release` or returning a freed object.
+///
+/// Bounded (the most recent `capacity` addresses); a no-op without `DEBUG`.
+package enum RetiredAddresses {
+    #if DEBUG
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var addresses: Set<UnsafeMutableRawPointer> = []
+    nonisolated(unsafe) private static var order: [UnsafeMutableRawPointer] = []
+    private static let capacity = 1 << 14
+    #endif
+
+    /// Remembers that the object at `address` is being released by retirement.
+    @inline(__always)
+    package static func note(_ address: UnsafeMutableRawPointer) {
+        #if DEBUG
+        lock.withLock {
+            if addresses.insert(address).inserted { order.append(address) }
+            if order.count > capacity {
+                let dropped = order.count - capacity / 2
+                for old in order[..<dropped] { addresses.remove(old) }
+                order.removeFirst(dropped)
+            }
+        }
+        #endif
+    }
+
+    /// Forgets `address`: a new object is about to be published there.
+    @inline(__always)
+    package static func republished(_ address: UnsafeMutableRawPointer) {
+        #if DEBUG
+        lock.withLock { _ = addresses.remove(address) }
+        #endif
+    }
+
+    /// Traps if the object at `address` was released by retirement and not published since.
+    @inline(__always)
+    package static func check(_ address: UnsafeMutableRawPointer) {
+        #if DEBUG
+        let retired = lock.withLock { addresses.contains(address) }
+        if retired {
+            fatalError("Stitcher: a lock-free reader followed \(address) after it was retired (docs/Reclamation.md)")
+        }
+        #endif
+    }
 }

@@ -111,33 +111,46 @@ static inline void stitcher_add_cycle_overrides(long delta) {
     atomic_fetch_add_explicit(&stitcher_counters.cycle_overrides, delta, memory_order_relaxed);
 }
 
-// MARK: Hazard cells (see `HazardDomain`)
+// MARK: Hazard cells (see `HazardDomain` and docs/Reclamation.md)
 
-/// Announces that the calling thread is about to follow `pointer`, in its own `cell`.
+/// Turns the object a reader reached into the reference it keeps: retains it (a published
+/// instance) or loads the strong reference a box holds (a shared instance's weak box).
+/// Returns a +1 reference, or NULL. Written in Swift, called from C: no Swift optimizer
+/// sees both this call and the end of the announcement that follows it.
+typedef void *_Nullable (*stitcher_hazard_take)(void *_Nonnull object);
+
+/// Follows the pointer `source` publishes, protected by an announcement in `cell`, and
+/// returns what `take` makes of it (+1), or NULL when nothing is published.
 ///
-/// With asymmetric fences, a plain store that the compiler may not move past the load that
-/// follows (the confirming load of the published word); the retiring thread's process-wide
-/// barrier makes it visible before it scans the cells. Otherwise a full fence.
-static inline void stitcher_hazard_announce(void *_Nullable *_Nonnull cell, void *_Nullable pointer) {
-    _Atomic(void *) *word = (_Atomic(void *) *)cell;
-    if (atomic_load_explicit(&stitcher_counters.asymmetric_fences, memory_order_relaxed)) {
-        atomic_store_explicit(word, pointer, memory_order_relaxed);
-        atomic_signal_fence(memory_order_seq_cst);
-    } else {
-        atomic_store_explicit(word, pointer, memory_order_seq_cst);
-        atomic_thread_fence(memory_order_seq_cst);
-    }
-}
+/// The whole read is one C function, compiled apart from Swift: announce, confirm that
+/// `source` still publishes the pointer (else follow the new one), `take`, end the
+/// announcement. The end is a release store after an opaque call, so no compiler can move
+/// the retain after it (Swift's ARC optimizer did, when this sequence was written in Swift:
+/// the retain of a published instance ran after the announcement ended, and a retiring
+/// thread freed the instance in between).
+void *_Nullable stitcher_hazard_follow(
+    void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source, stitcher_hazard_take _Nonnull take);
 
-/// Ends the announcement: everything the thread did with the pointer happens before.
-static inline void stitcher_hazard_clear(void *_Nullable *_Nonnull cell) {
-    atomic_store_explicit((_Atomic(void *) *)cell, (void *)0, memory_order_release);
-}
+/// Ends an announcement (for tests and retirement of a cell): a release store.
+void stitcher_hazard_clear(void *_Nullable *_Nonnull cell);
+
+/// Announces `pointer` in `cell` (for the primitive's own tests; readers use
+/// `stitcher_hazard_follow`).
+void stitcher_hazard_announce(void *_Nullable *_Nonnull cell, void *_Nullable pointer);
 
 /// What a cell announces, read by a retiring thread after `stitcher_hazard_barrier()`.
 static inline void *_Nullable stitcher_hazard_read(void *_Nullable *_Nonnull cell) {
     return atomic_load_explicit((_Atomic(void *) *)cell, memory_order_seq_cst);
 }
+
+/// Whether announcements are plain stores made visible by `membarrier` (1) or fences (0).
+static inline long stitcher_hazard_uses_asymmetric_fences(void) {
+    return atomic_load_explicit(&stitcher_counters.asymmetric_fences, memory_order_relaxed);
+}
+
+/// Makes announcements full fences from now on, as where `membarrier` is missing (tests
+/// force the fallback with it). Only ever turns the asymmetric mode off.
+void stitcher_hazard_use_symmetric_fences(void);
 
 /// The slots of `ExistentialTemplates`: each the address of a template, or 0. Written once.
 #define STITCHER_TEMPLATE_SLOTS 256

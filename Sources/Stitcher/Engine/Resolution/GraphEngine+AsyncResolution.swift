@@ -117,7 +117,18 @@ extension GraphEngine {
                 ended: { scopeEnded(entry, nil) }, make: make)
         }
         if record.lifetime == .transient { return try await make() }
-        return try await entry.instance(
-            for: key, strongly: record.lifetime == .published, chain: chain, path: waitPath, make: make)
+        // A retired entry answers nil: its registration's current entry answers instead (see
+        // `storedInstance`); the factory closure builds the first entry's registration, the
+        // same declaration.
+        var current = entry
+        while true {
+            if let instance = try await current.instance(
+                for: key, strongly: record.lifetime == .published, chain: chain, path: waitPath, make: make)
+            {
+                return instance
+            }
+            guard let next = currentEntry(replacing: current) else { return try await make() }
+            current = next
+        }
     }
 }

@@ -25,15 +25,44 @@ extension GraphEngine {
     }
 
     /// The instance `entry` keeps for `arguments`, built once if there is none.
+    ///
+    /// An entry that left the graph answers nil (unless a build the resolution waited for
+    /// finished meanwhile): the registration's entry in the current index answers instead,
+    /// in a loop, not a recursion, however many renewals happened. A registration no longer
+    /// in the graph gets an instance built for this caller only, as a request that raced
+    /// with its removal.
     private func storedInstance(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         let stored = key ?? .empty
-        return try entry.instance(
-            for: stored, strongly: strongly, chain: chain,
-            path: { self.path(to: entry, state) },
-            make: { try instantiateSharingPath(entry, arguments, stored, state, inherited: inherited, chain: chain) })
+        var current = entry
+        while true {
+            let answering = current
+            let instance = try answering.instance(
+                for: stored, strongly: strongly, chain: chain,
+                path: { self.path(to: answering, state) },
+                make: { try instantiateSharingPath(answering, arguments, stored, state, inherited: inherited, chain: chain) })
+            if let instance { return instance }
+            guard let next = currentEntry(replacing: answering) else {
+                return try instantiateSharingPath(answering, arguments, stored, state, inherited: inherited, chain: chain)
+            }
+            current = next
+        }
+    }
+
+    /// The entry the current index holds for the registration of `retired`, which left it;
+    /// nil when the registration is no longer in the graph. Read under the lock, without
+    /// touching the thread's cached snapshot (callers may hold entries of it unretained).
+    func currentEntry(replacing retired: IndexEntry) -> IndexEntry? {
+        let snapshot = lock.withLock { current }
+        let candidates: EntryList? =
+            switch retired.record.locator.kind {
+            case .type(let types): types.first.flatMap { snapshot.entries(ofType: $0.id) }
+            case .name(let name): snapshot.entries(named: name)
+            case .value(let value): snapshot.entries(for: value)
+            }
+        return candidates?.entries.first { $0 !== retired && $0.isSameRegistration(as: retired) }
     }
 
     /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.

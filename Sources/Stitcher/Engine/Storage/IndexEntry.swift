@@ -24,9 +24,17 @@ import Atomics
 ///
 /// Readers follow the published instance, too, under a hazard announcement: an entry that
 /// leaves the graph (its container deactivated, its managed scope reset, its graph ended)
-/// is *retired*, which detaches and releases its instances at once, although threads that
-/// cached an older index snapshot may keep the entry itself. A retired entry stores nothing
-/// more: a build that finishes after retirement goes to its caller only.
+/// is *retired*, which detaches its instances and retires them through the hazard domain,
+/// although threads that cached an older index snapshot may keep the entry itself (one
+/// snapshot per thread at most: a retired entry links to nothing, so nothing accumulates
+/// behind it). A retired entry stores nothing more: a build that finishes after retirement
+/// goes to its caller and the callers waiting for that build; a later request finds the
+/// registration's current entry in the current index (`GraphEngine.storedInstance`).
+///
+/// **Reclamation rule.** The entry: held strongly by the snapshots that list it (and the
+/// active container); freed when the last goes, when no reader can reach it. Its published
+/// instance, view and weak box: read only through `HazardCell`, unpublished under the lock
+/// and retired through `HazardDomain` (docs/Reclamation.md).
 ///
 /// Creation is once-only per key (`IndexEntry+Building.swift`): the first resolution marks
 /// the key as being built and runs the factory without holding any lock; others wait for it.
@@ -56,18 +64,42 @@ final class IndexEntry: @unchecked Sendable {
     private static let sharedWord = 1
     private static let stateWord = 2
 
+    /// Where the atomic words are: the inline tuple when the runtime lays out the class as
+    /// checked (`InlineWords`), or a block of their own otherwise.
+    private var wordsAddress: UnsafeMutablePointer<Word.Storage>
+
     init(record: RegistrationRecord, owner: ObjectIdentifier) {
         self.record = record
         self.owner = owner
-        assert(
-            withUnsafeMutablePointer(to: &words) { UnsafeMutableRawPointer($0) } == _getUnsafePointerToStoredProperties(self),
-            "the atomic words are the entry's first stored property")
+        wordsAddress = InlineWords.placeholder
+        wordsAddress = InlineWords.areReliable ? InlineWords.address(in: self) : InlineWords.allocateApart()
+    }
+
+    /// An entry made only to check the layout (`InlineWords`): its words are never used.
+    init(probing record: RegistrationRecord) {
+        self.record = record
+        self.owner = ObjectIdentifier(IndexEntry.self)
+        wordsAddress = InlineWords.placeholder
     }
 
     deinit {
+        // No snapshot lists the entry any more: no reader can reach its words.
+        if wordsAddress == InlineWords.placeholder { return }
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(box).release() }
         if let state = Self.state(inBits: stateBits) { state.release() }
+        if !InlineWords.areReliable { InlineWords.deallocateApart(wordsAddress) }
+    }
+
+    /// Where a published word is, for `HazardCell` (which reads it in C).
+    @inline(__always)
+    private func address(ofWord index: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(wordsAddress + index)
+    }
+
+    /// The inline words' address, for `InlineWords`' check.
+    func inlineWordsAddress() -> UnsafeMutableRawPointer {
+        withUnsafeMutablePointer(to: &words) { UnsafeMutableRawPointer($0) }
     }
 
     /// Whether this entry and `other` stand for the same registration of the same container.
@@ -78,21 +110,12 @@ final class IndexEntry: @unchecked Sendable {
                 && record.identity == other.record.identity)
     }
 
-    /// A fresh entry for the same registration, holding no instance.
-    ///
-    /// This entry remembers it: a thread that still reads this entry from an older snapshot
-    /// once it is retired builds into the fresh one, so that a scope lifetime gets one
-    /// instance whatever snapshot its readers started from.
+    /// A fresh entry for the same registration, holding no instance. The two are not
+    /// linked: a thread that reaches this one once it is retired looks the registration up
+    /// in the current index instead (see `GraphEngine.storedInstance`), so that renewals,
+    /// however many, leave no chain behind.
     func renewed() -> IndexEntry {
-        let successor = IndexEntry(record: record, owner: owner)
-        lock.withLock { state(creating: true)!.successor = successor }
-        return successor
-    }
-
-    /// The entry that replaced this one when it was retired by a renewal; the caller holds
-    /// the lock.
-    var retiredInFavour: IndexEntry? {
-        isRetired ? state(creating: false)?.successor : nil
+        IndexEntry(record: record, owner: owner)
     }
 
     /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
@@ -100,7 +123,7 @@ final class IndexEntry: @unchecked Sendable {
 
     @inline(__always)
     private func word(_ index: Int) -> Word {
-        Word(at: _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Word.Storage.self) + index)
+        Word(at: wordsAddress + index)
     }
 
     /// The retained singleton or managed instance, set once.
@@ -176,29 +199,14 @@ final class IndexEntry: @unchecked Sendable {
     /// moment, so it is announced, confirmed and retained before the announcement ends.
     @inline(__always)
     func publishedInstance(_ hazard: HazardCell) -> AnyObject? {
-        object(setOnceIn: published, hazard)
-    }
-
-    /// The object in `source`, a word set once and then only cleared, retained under a
-    /// hazard announcement.
-    @inline(__always)
-    private func object(setOnceIn source: Word, _ hazard: HazardCell) -> AnyObject? {
-        guard let object = source.load(ordering: .acquiring) else { return nil }
-        // Set once, then only cleared: a changed word is an empty one.
-        guard hazard.protect(object, publishedBy: source) == object else {
-            hazard.clear()
-            return nil
-        }
-        let retained = Unmanaged<AnyObject>.fromOpaque(object).retain()
-        hazard.clear()
-        return retained.takeRetainedValue()
+        hazard.retain(publishedIn: address(ofWord: Self.publishedWord))
     }
 
     /// The singleton or managed instance presented as the protocol it is injected as (a
     /// `TypedBox` of the existential), read without a lock as `publishedInstance` is.
     @inline(__always)
     func publishedView(_ hazard: HazardCell) -> AnyObject? {
-        object(setOnceIn: shared, hazard)
+        hazard.retain(publishedIn: address(ofWord: Self.sharedWord))
     }
 
     /// Keeps `view` as the published instance's view, unless one is kept already or the
@@ -207,7 +215,9 @@ final class IndexEntry: @unchecked Sendable {
         lock.withLock {
             if isRetired { return view }
             if let kept = shared.load(ordering: .acquiring) { return Unmanaged<AnyObject>.fromOpaque(kept).takeUnretainedValue() }
-            shared.store(Unmanaged.passRetained(view).toOpaque(), ordering: .releasing)
+            let retained = Unmanaged.passRetained(view).toOpaque()
+            RetiredAddresses.republished(retained)
+            shared.store(retained, ordering: .releasing)
             return view
         }
     }
@@ -221,20 +231,7 @@ final class IndexEntry: @unchecked Sendable {
     /// read without a lock. `hazard` is the calling thread's cell.
     @inline(__always)
     func sharedObject(_ hazard: HazardCell) -> AnyObject? {
-        let source = shared
-        guard var box = source.load(ordering: .acquiring) else { return nil }
-        while true {
-            guard let confirmed = hazard.protect(box, publishedBy: source) else {
-                hazard.clear()
-                return nil
-            }
-            if confirmed == box {
-                let object = Unmanaged<WeakObject>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.object }
-                hazard.clear()
-                return object
-            }
-            box = confirmed
-        }
+        hazard.strongObject(inBoxPublishedIn: address(ofWord: Self.sharedWord))
     }
 
     /// Drops weak references whose instances were released.
@@ -287,12 +284,14 @@ final class IndexEntry: @unchecked Sendable {
         switch (keepsInWords(key), strongly) {
         case (true, true):
             let retained = Unmanaged.passRetained(instance).toOpaque()
+            RetiredAddresses.republished(retained)
             if !published.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
                 Unmanaged<AnyObject>.fromOpaque(retained).release()
             }
         case (true, false):
             guard let object = record.weakTarget(instance) else { return nil }
             let box = Unmanaged.passRetained(WeakObject(object)).toOpaque()
+            RetiredAddresses.republished(box)
             return shared.exchange(box, ordering: .sequentiallyConsistent).map { Unmanaged.fromOpaque($0) }
         case (false, true):
             state(creating: true)!.stored[key] = .strong(instance)
