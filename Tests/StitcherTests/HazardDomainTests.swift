@@ -42,7 +42,7 @@ struct HazardDomainTests {
         let source = UnsafeAtomic<UnsafeMutableRawPointer?>.create(object)
         defer { source.destroy() }
 
-        #expect(reader.protect(object, publishedBy: source) == object, "still published: safe to follow")
+        reader.announce(object)
         // A writer replaces it while the reader follows it.
         source.store(nil, ordering: .sequentiallyConsistent)
         domain.retire(Unmanaged.fromOpaque(object))
@@ -56,23 +56,43 @@ struct HazardDomainTests {
         #expect(domain.heldBackCount == 0)
     }
 
-    @Test func aReaderThatSeesAReplacementDoesNotFollowTheOldPointer() {
+    @Test func aReaderTakesTheObjectStillPublishedAndEndsItsAnnouncement() {
         let domain = HazardDomain()
         let reader = domain.makeCell()
-        let first = UnsafeAtomic<Bool>.create(false)
-        let second = UnsafeAtomic<Bool>.create(false)
+        let released = UnsafeAtomic<Bool>.create(false)
+        defer { released.destroy() }
+        let storage = UnsafeMutablePointer<UnsafeAtomic<UnsafeMutableRawPointer?>.Storage>.allocate(capacity: 1)
+        storage.initialize(to: .init(retained(released)))
+        defer { storage.deallocate() }
+        let source = UnsafeAtomic<UnsafeMutableRawPointer?>(at: storage)
+
+        var taken = reader.retain(publishedIn: UnsafeMutableRawPointer(storage))
+        #expect(taken != nil)
+        #expect(reader.announced == nil, "the announcement ends before the call returns")
+        // Unpublished and retired while the reader holds its own reference: still alive.
+        domain.retire(Unmanaged.fromOpaque(source.exchange(nil, ordering: .sequentiallyConsistent)!))
+        #expect(!isSet(released))
+        taken = nil
+        #expect(isSet(released), "the reader's reference was the last")
+        #expect(reader.retain(publishedIn: UnsafeMutableRawPointer(storage)) == nil, "nothing published: nothing taken")
+        withExtendedLifetime(taken) {}
+    }
+
+    @Test func aWeakBoxGivesItsObjectWhileItLives() {
+        let domain = HazardDomain()
+        let reader = domain.makeCell()
+        final class Object {}
+        var object: Object? = Object()
+        let box = Unmanaged.passRetained(WeakObject(object!)).toOpaque()
+        let storage = UnsafeMutablePointer<UnsafeAtomic<UnsafeMutableRawPointer?>.Storage>.allocate(capacity: 1)
+        storage.initialize(to: .init(box))
         defer {
-            first.destroy()
-            second.destroy()
+            Unmanaged<WeakObject>.fromOpaque(box).release()
+            storage.deallocate()
         }
-        let old = retained(first)
-        let new = retained(second)
-        let source = UnsafeAtomic<UnsafeMutableRawPointer?>.create(new)
-        defer { source.destroy() }
-        #expect(reader.protect(old, publishedBy: source) == new, "the caller must retry with the new pointer")
-        reader.clear()
-        Unmanaged<AnyObject>.fromOpaque(new).release()
-        Unmanaged<AnyObject>.fromOpaque(old).release()
+        #expect(reader.strongObject(inBoxPublishedIn: UnsafeMutableRawPointer(storage)) === object)
+        object = nil
+        #expect(reader.strongObject(inBoxPublishedIn: UnsafeMutableRawPointer(storage)) == nil)
     }
 
     @Test func cellsOfEndedThreadsAreReused() {

@@ -86,10 +86,7 @@ package final class HazardDomain: @unchecked Sendable {
                 if announced.contains(object.toOpaque()) { held.append(object) } else { releasable.append(object) }
             }
             // Outside the lock: releasing runs deinitializers.
-            for object in releasable {
-                RetiredAddresses.note(object.toOpaque())
-                object.release()
-            }
+            for object in releasable { RetiredAddresses.release(object) }
             if held.isEmpty { return }
             waits += 1
             if waits > Self.maximumWaits {
@@ -171,10 +168,21 @@ package enum RetiredAddresses {
     private static let capacity = 1 << 14
     #endif
 
-    /// Remembers that the object at `address` is being released by retirement.
+    /// Releases a retired object, remembering its address when this frees it (an object
+    /// also held elsewhere, published by another graph's entry say, stays legitimately
+    /// reachable).
     @inline(__always)
-    package static func note(_ address: UnsafeMutableRawPointer) {
+    static func release(_ object: Unmanaged<AnyObject>) {
         #if DEBUG
+        var strong = object.takeRetainedValue()
+        if isKnownUniquelyReferenced(&strong) { note(object.toOpaque()) }
+        #else
+        object.release()
+        #endif
+    }
+
+    #if DEBUG
+    private static func note(_ address: UnsafeMutableRawPointer) {
         lock.withLock {
             if addresses.insert(address).inserted { order.append(address) }
             if order.count > capacity {
@@ -183,8 +191,8 @@ package enum RetiredAddresses {
                 order.removeFirst(dropped)
             }
         }
-        #endif
     }
+    #endif
 
     /// Forgets `address`: a new object is about to be published there.
     @inline(__always)
