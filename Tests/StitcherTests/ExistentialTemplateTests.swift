@@ -24,6 +24,9 @@ private final class Dog: Animal, @unchecked Sendable { override func sound() -> 
 private final class Cat: Animal, @unchecked Sendable { override func sound() -> String { "meow" } }
 private final class Failure: Error, @unchecked Sendable {}
 private protocol Listed: AnyObject { var id: Int { get } }
+private protocol Verified: AnyObject {}
+private protocol Refuted: AnyObject {}
+private final class Template: Verified, Refuted, @unchecked Sendable {}
 private final class FirstListed: Listed, @unchecked Sendable { let id = 1 }
 private final class SecondListed: Listed, @unchecked Sendable { let id = 2 }
 
@@ -116,5 +119,34 @@ struct ExistentialTemplateTests {
             let all: [any Listed] = try DependencyGraph.inject()
             #expect(all.map(\.id) == [1, 2])
         }
+    }
+
+    /// Learns a template for `object` as `P` from made-up bytes: its reference, then `word`.
+    private func learn<P>(_ object: AnyObject, as _: P.Type, word: UInt) {
+        var bytes = (UInt(bitPattern: ObjectIdentifier(object)), word)
+        withUnsafeBytes(of: &bytes) { buffer in
+            ExistentialTemplates.learn(
+                buffer, as: ObjectIdentifier(P.self), kind: unsafeBitCast(P.self as Any.Type, to: UnsafeRawPointer.self),
+                from: object)
+        }
+    }
+
+    @Test func aTemplateIsUsedOnlyOnceASecondCastAgrees() {
+        let object = Template()
+        let id = ObjectIdentifier((any Verified).self)
+        learn(object, as: (any Verified).self, word: 0xA11CE)
+        #expect(!ExistentialTemplates.presents(object, as: id), "learnt from one cast: not used yet")
+        learn(object, as: (any Verified).self, word: 0xA11CE)
+        #expect(ExistentialTemplates.presents(object, as: id), "a second cast agreed")
+    }
+
+    @Test func aTemplateASecondCastContradictsIsNeverUsed() {
+        let object = Template()
+        let id = ObjectIdentifier((any Refuted).self)
+        learn(object, as: (any Refuted).self, word: 0xA11CE)
+        learn(object, as: (any Refuted).self, word: 0xB0B)
+        #expect(!ExistentialTemplates.presents(object, as: id))
+        learn(object, as: (any Refuted).self, word: 0xA11CE)
+        #expect(!ExistentialTemplates.presents(object, as: id), "refuted for good")
     }
 }

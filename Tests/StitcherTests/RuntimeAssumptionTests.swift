@@ -54,6 +54,24 @@ struct RuntimeAssumptionTests {
         #expect(InlineWords.areReliable, "the layout check passes on the toolchain CI uses")
     }
 
+    @Test func metadataKindsAreNumberedAsTheEngineExpects() {
+        #expect(MetadataKind.isReliable)
+        #expect(MetadataKind.isExistential((any Sendable).self))
+        #expect(!MetadataKind.isExistential(Int.self))
+    }
+
+    @Test func aClosureIdentityThatCannotBeReadEqualsNone() {
+        struct ThreeWords {
+            let closure: () -> Void
+            let extra: Int
+        }
+        let unreadable = ClosureIdentity.of(ThreeWords(closure: {}, extra: 1))
+        #expect(!unreadable.isKnown)
+        #expect(unreadable != unreadable, "an unknown identity is not even equal to itself")
+        let plain: () -> Void = {}
+        #expect(ClosureIdentity.of(plain).isKnown)
+    }
+
     @Test func entriesWithWordsAllocatedApartServeEveryLockFreeRead() async {
         await #expect(processExitsWith: .success) {
             setenv("STITCHER_FORCE_APART_WORDS", "1", 1)

@@ -212,6 +212,15 @@ struct PackFactory<T, each Parameter> {
 /// A Swift closure value is that pair. Two runs of a closure expression that captures
 /// nothing are equal; a capturing closure gets a new context each run, so it compares equal
 /// only to itself (its captures may differ).
+///
+/// Read as the two words of a thick closure (its code and its context) when the value is
+/// two words long, checked for every read; otherwise the identity is `unknown`, equal to
+/// none, and a re-run builder gets fresh instances instead of keeping those of the lines it
+/// ran before. Nothing else about the layout needs checking for memory safety: the words
+/// are only compared, never followed, and both records compared are alive (so no context
+/// address is reused meanwhile). A layout that put other words there could only make two
+/// closures compare unequal (a thunk's context is a fresh box: slower, not wrong), or
+/// equal for different captured values (an instance kept across a re-run), never worse.
 @usableFromInline
 struct ClosureIdentity: Equatable, Sendable {
     @usableFromInline let code: UInt
@@ -222,12 +231,28 @@ struct ClosureIdentity: Equatable, Sendable {
         self.code = code
         self.context = context
     }
+
+    /// An identity that could not be read: equal to no other.
+    static let unknown = ClosureIdentity(code: 0, context: 0)
+
+    var isKnown: Bool { code != 0 }
+
+    @usableFromInline
+    static func == (lhs: ClosureIdentity, rhs: ClosureIdentity) -> Bool {
+        lhs.isKnown && lhs.code == rhs.code && lhs.context == rhs.context
+    }
+
+    /// The identity of `closure` (or of a struct holding only a closure), or `unknown`
+    /// when it is not two words long.
+    static func of<F>(_ closure: F) -> ClosureIdentity {
+        guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return .unknown }
+        let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)
+        return ClosureIdentity(code: code, context: context)
+    }
 }
 
 /// The identity of a closure (or of a struct holding only a closure).
 @usableFromInline
 func codeAddress<F>(of closure: F) -> ClosureIdentity {
-    guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return ClosureIdentity(code: 0, context: 1) }
-    let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)
-    return ClosureIdentity(code: code, context: context)
+    ClosureIdentity.of(closure)
 }

@@ -1,3 +1,4 @@
+import Atomics
 internal import _StitcherShims
 
 /// How a class's instances look as a protocol, learnt from one dynamic cast, so that later
@@ -14,9 +15,12 @@ internal import _StitcherShims
 /// by copying the template and storing the retained reference in front.
 ///
 /// A template is kept only when it is known to be exact: the requested type is an
-/// existential (by its metadata's kind), and the cast stored the instance itself in the
-/// first word (not a box, as `any Error` does). Anything else is cast every time, as
-/// before. Templates live in a table shared by every graph (256 slots), each pair in one of
+/// existential (by its metadata's kind, checked at run time, see `MetadataKind`), and the
+/// cast stored the instance itself in the first word (not a box, as `any Error` does). It
+/// is used only once verified: the cast of a second instance of the class must give the
+/// template's bytes again (the layout is the runtime's, so it is checked, not assumed); a
+/// template the second cast contradicts is never used. Anything else is cast every time,
+/// as before. Templates live in a table shared by every graph (256 slots), each pair in one of
 /// 8 slots from one chosen by their identities; a slot is written once and never freed
 /// (types are not unloaded), and a pair that finds its 8 slots taken is cast every time. (The table is C's, so that reading it
 /// needs no lazy initialization.)
@@ -25,9 +29,25 @@ enum ExistentialTemplates {
     /// The largest existential kept (a class-bound existential of 7 protocols, an opaque
     /// one of 3).
     @usableFromInline static let maximumSize = 64
-    // A template's memory: the existential's identity, the class's identity, its size, then
-    // the existential's bytes with a zero first word.
-    private static let headerSize = 3 * MemoryLayout<UInt>.stride
+    // A template's memory: the existential's identity, the class's identity, its size, its
+    // state (an atomic word, `State`), then the existential's bytes with a zero first word.
+    private static let headerSize = 4 * MemoryLayout<UInt>.stride
+
+    /// Whether a template may be used: learnt from one cast, verified by a second, or
+    /// contradicted by it.
+    private enum State: Int {
+        case learnt = 0, verified, refuted
+    }
+
+    @inline(__always)
+    private static func state(of template: UnsafeMutableRawPointer) -> UnsafeAtomic<Int> {
+        UnsafeAtomic(at: (template + 3 * MemoryLayout<UInt>.stride).assumingMemoryBound(to: Int.AtomicRepresentation.self))
+    }
+
+    @inline(__always)
+    private static func isVerified(_ template: UnsafeMutableRawPointer) -> Bool {
+        state(of: template).load(ordering: .acquiring) == State.verified.rawValue
+    }
 
     /// How many slots a lookup or an insertion probes, from the pair's own.
     private static let probes: UInt = 8
@@ -62,7 +82,7 @@ enum ExistentialTemplates {
     /// ``present(_:as:into:size:)``.
     @inline(__always)
     static func presents(_ object: AnyObject, as id: ObjectIdentifier) -> Bool {
-        template(id, for: object) != nil
+        template(id, for: object).map(isVerified) ?? false
     }
 
     /// Writes the template of `object` presented as the existential `id` (`size` bytes) into
@@ -70,9 +90,9 @@ enum ExistentialTemplates {
     /// has checked ``presents(_:as:)``.
     @usableFromInline
     static func present(_ object: AnyObject, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer, size: Int) {
-        guard let template = template(id, for: object),
+        guard let template = template(id, for: object), isVerified(template),
             template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self) == size
-        else { preconditionFailure("an instance is presented through a template only when one is kept") }
+        else { preconditionFailure("an instance is presented through a template only when one is verified") }
         destination.copyMemory(from: template + headerSize, byteCount: size)
     }
 
@@ -90,15 +110,19 @@ enum ExistentialTemplates {
 
     @usableFromInline
     static func learn(_ bytes: UnsafeRawBufferPointer, as id: ObjectIdentifier, kind metadata: UnsafeRawPointer, from object: AnyObject) {
-        guard metadata.load(as: UInt.self) == MetadataKind.existential, bytes.count >= MemoryLayout<UInt>.size,
+        guard MetadataKind.isReliable, metadata.load(as: UInt.self) == MetadataKind.existential, bytes.count >= MemoryLayout<UInt>.size,
             bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
-        guard template(id, for: object) == nil else { return }
+        if let kept = template(id, for: object) {
+            verify(kept, against: bytes)
+            return
+        }
         let type = ObjectIdentifier(Swift.type(of: object))
         let template = UnsafeMutableRawPointer.allocate(byteCount: headerSize + bytes.count, alignment: 16)
         template.storeBytes(of: id, as: ObjectIdentifier.self)
         template.storeBytes(of: type, toByteOffset: MemoryLayout<UInt>.stride, as: ObjectIdentifier.self)
         template.storeBytes(of: bytes.count, toByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self)
+        template.storeBytes(of: State.learnt.rawValue, toByteOffset: 3 * MemoryLayout<UInt>.stride, as: Int.self)
         (template + headerSize).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         (template + headerSize).storeBytes(of: 0, as: UInt.self)
         // The first empty slot among the pair's few; none left (or another thread kept the
@@ -106,5 +130,20 @@ enum ExistentialTemplates {
         let first = slot(id, type)
         for probe in 0..<probes where stitcher_publish_existential_template(first &+ probe, template) { return }
         template.deallocate()
+    }
+
+    /// Verifies a learnt template against the cast of another instance of its class (its
+    /// bytes but the first word): verified when they agree, refuted for good otherwise.
+    private static func verify(_ template: UnsafeMutableRawPointer, against bytes: UnsafeRawBufferPointer) {
+        let state = state(of: template)
+        guard state.load(ordering: .acquiring) == State.learnt.rawValue else { return }
+        let size = template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self)
+        let word = MemoryLayout<UInt>.size
+        let agrees =
+            size == bytes.count
+            && UnsafeRawBufferPointer(start: template + headerSize + word, count: size - word)
+                .elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[word...]))
+        _ = state.compareExchange(
+            expected: State.learnt.rawValue, desired: (agrees ? State.verified : .refuted).rawValue, ordering: .releasing)
     }
 }

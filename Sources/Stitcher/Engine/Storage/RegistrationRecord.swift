@@ -196,7 +196,7 @@ final class RegistrationRecord: @unchecked Sendable {
 
     /// Whether `other` comes from the same line of a builder, whatever its captured values.
     func comesFromSameLine(as other: RegistrationRecord) -> Bool {
-        origin.code == other.origin.code && producedType == other.producedType && locator == other.locator
+        origin.isKnown && origin.code == other.origin.code && producedType == other.producedType && locator == other.locator
             && hasSameScope(as: other)
     }
 
