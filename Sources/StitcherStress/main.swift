@@ -6,6 +6,7 @@
 // With no scenario, runs them all. `--seeds K` runs each scenario with K seeds (S, S+1, …);
 // every run prints its seed, so `--seed` replays one. Exits with 1 on the first failure.
 import Foundation
+import Stitcher
 
 var names: [String] = []
 var seconds = 10.0
@@ -29,6 +30,14 @@ guard chosen.count == max(names.count, chosen.count) || names.isEmpty, !chosen.i
     exit(2)
 }
 
+// What the engine decided about this runtime (docs/Reclamation.md), for the log.
+_ = HazardDomain()
+say(
+    "runtime: published reads retain "
+        + (HazardDomain.retainsThroughRuntime ? "through swift_retain from C" : "through a Swift function")
+        + ", announcements " + (HazardDomain.usesAsymmetricFences ? "plain stores with membarrier" : "fenced")
+        + ", entry words " + (InlineWords.areReliable ? "inline" : "apart")
+        + ", metadata kinds " + (MetadataKind.isReliable ? "as expected" : "not trusted"))
 var failed = false
 for offset in 0..<seedCount {
     let seed = firstSeed &+ UInt64(offset)

@@ -112,3 +112,42 @@ void stitcher_hazard_use_symmetric_fences(void) {
     // Threads that announce with plain stores right now finish under this barrier's cover.
     atomic_thread_fence(memory_order_seq_cst);
 }
+
+// The runtime's retain, referenced weakly: where the symbol is missing the reference is NULL
+// and the Swift path is used. Its behaviour is checked from Swift before it is turned on.
+extern void *_Nullable swift_retain(void *_Nullable object) __attribute__((weak));
+
+_Bool stitcher_hazard_runtime_has_retain(void) { return swift_retain != 0; }
+
+void stitcher_hazard_set_direct_retain(_Bool enabled) {
+    atomic_store_explicit(&stitcher_counters.direct_retain, enabled && swift_retain != 0, memory_order_seq_cst);
+}
+
+static _Atomic(stitcher_hazard_take) retain_through_swift;
+
+void stitcher_hazard_set_retain(stitcher_hazard_take _Nonnull take) {
+    atomic_store_explicit(&retain_through_swift, take, memory_order_seq_cst);
+}
+
+void *_Nullable stitcher_hazard_retain(void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source) {
+    _Atomic(void *) *word = (_Atomic(void *) *)cell;
+    _Atomic(void *) *published = (_Atomic(void *) *)source;
+    void *pointer = atomic_load_explicit(published, memory_order_acquire);
+    while (pointer) {
+        hazard_store(word, pointer);
+        void *confirmed = atomic_load_explicit(published, memory_order_acquire);
+        if (confirmed == pointer) {
+            if (atomic_load_explicit(&stitcher_counters.direct_retain, memory_order_relaxed)) {
+                swift_retain(pointer);
+            } else {
+                atomic_load_explicit(&retain_through_swift, memory_order_relaxed)(pointer);
+            }
+            // Release: the retain happens before the end of the announcement.
+            atomic_store_explicit(word, (void *)0, memory_order_release);
+            return pointer;
+        }
+        pointer = confirmed;
+    }
+    atomic_store_explicit(word, (void *)0, memory_order_release);
+    return 0;
+}

@@ -34,7 +34,45 @@ package final class HazardDomain: @unchecked Sendable {
     private var idleCells: [HazardCell] = []
     private var retired: [Unmanaged<AnyObject>] = []
 
-    package init() { stitcher_hazard_setup() }
+    package init() {
+        stitcher_hazard_setup()
+        stitcher_hazard_set_retain { object in
+            RetiredAddresses.check(object)
+            return Unmanaged<AnyObject>.fromOpaque(object).retain().toOpaque()
+        }
+        _ = Self.retainsFromC
+    }
+
+    /// Whether published reads retain with the runtime's `swift_retain`, called from C:
+    /// in release builds, where the runtime exports the symbol and a probe shows that it
+    /// retains. Otherwise (and in checked builds, whose Swift path checks retired addresses)
+    /// the retain is made by a Swift function that C calls. Decided once.
+    private static let retainsFromC: Bool = {
+        #if DEBUG
+        stitcher_hazard_set_direct_retain(false)
+        return false
+        #else
+        guard stitcher_hazard_runtime_has_retain() else { return false }
+        final class Probe {}
+        var probe = Probe()
+        let cell = CacheLine.allocate(UnsafeMutableRawPointer?.none)
+        defer { CacheLine.deallocate(cell) }
+        var word: UnsafeMutableRawPointer? = Unmanaged.passUnretained(probe).toOpaque()
+        // Tried before any reader exists (readers need this domain's cells).
+        stitcher_hazard_set_direct_retain(true)
+        let returned = withUnsafeMutablePointer(to: &word) { stitcher_hazard_retain(cell, $0) }
+        // Released only once seen retained: a symbol that did something else is not used,
+        // and nothing is over-released.
+        guard returned == Unmanaged.passUnretained(probe).toOpaque(), !isKnownUniquelyReferenced(&probe) else {
+            stitcher_hazard_set_direct_retain(false)
+            return false
+        }
+        Unmanaged.passUnretained(probe).release()
+        let works = isKnownUniquelyReferenced(&probe)
+        stitcher_hazard_set_direct_retain(works)
+        return works
+        #endif
+    }()
 
     /// A cell for the calling thread, reused from a thread that ended when possible.
     package func makeCell() -> HazardCell {
@@ -106,6 +144,10 @@ package final class HazardDomain: @unchecked Sendable {
     /// For tests of the fallback.
     package static func useSymmetricFences() { stitcher_hazard_use_symmetric_fences() }
 
+    /// Whether published reads retain through the runtime's `swift_retain` from C (release
+    /// builds where the probe passed) rather than a Swift function.
+    package static var retainsThroughRuntime: Bool { retainsFromC }
+
     /// Whether readers announce with plain stores covered by `membarrier`.
     package static var usesAsymmetricFences: Bool { stitcher_hazard_uses_asymmetric_fences() != 0 }
 
@@ -126,11 +168,8 @@ package final class HazardCell: @unchecked Sendable {
     /// writer that retires what it takes out through the same domain.
     @inline(__always)
     package func retain(publishedIn source: UnsafeMutableRawPointer) -> AnyObject? {
-        let taken = stitcher_hazard_follow(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) { object in
-            RetiredAddresses.check(object)
-            return Unmanaged<AnyObject>.fromOpaque(object).retain().toOpaque()
-        }
-        return taken.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+        stitcher_hazard_retain(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
+            .map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
     }
 
     /// The object that the `WeakObject` published at `source` refers to, if it is alive.

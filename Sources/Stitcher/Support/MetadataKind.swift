@@ -6,7 +6,7 @@
 /// known (`isReliable`); if a runtime ever numbers kinds otherwise, the engine takes the
 /// paths that need no kind: values are checked for their dynamic type, and existentials
 /// are cast every time instead of presented from templates.
-enum MetadataKind {
+package enum MetadataKind {
     /// `MetadataKind::Existential`: `any P`, `Any`, `AnyObject`.
     static let existential: UInt = 0x303
     private static let structure: UInt = 0x200
@@ -16,7 +16,7 @@ enum MetadataKind {
     private static let function: UInt = 0x302
 
     /// Whether this runtime numbers kinds as the engine expects, checked once.
-    static let isReliable: Bool = {
+    package static let isReliable: Bool = {
         enum Probe { case one, two }
         return of(Int.self) == structure && of(Probe.self) == enumeration && of(Int?.self) == optional
             && of((Int, Int).self) == tuple && of((() -> Void).self) == function

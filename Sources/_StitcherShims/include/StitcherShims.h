@@ -33,7 +33,10 @@ typedef struct {
     /// Whether a dependency scope has ever been bound to a task (0 or 1): set once, as a
     /// count of the scopes bound now would be written by every request of a server.
     _Atomic(long) task_scopes_bound;
-    char padding[80];
+    /// Whether published reads retain with the runtime's `swift_retain` called from C (1)
+    /// or through a Swift function (0); see `stitcher_hazard_retain`.
+    _Atomic(long) direct_retain;
+    char padding[72];
 } stitcher_lookup_counters;
 
 extern stitcher_lookup_counters stitcher_counters;
@@ -130,6 +133,21 @@ typedef void *_Nullable (*stitcher_hazard_take)(void *_Nonnull object);
 /// thread freed the instance in between).
 void *_Nullable stitcher_hazard_follow(
     void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source, stitcher_hazard_take _Nonnull take);
+
+/// `stitcher_hazard_follow` for a published object, retained: by the runtime's
+/// `swift_retain`, called directly, once Swift checked that it retains (`HazardDomain`,
+/// release builds); otherwise by the `take` given to `stitcher_hazard_set_retain` (checked
+/// builds, whose Swift function checks retired addresses). Set before the first read.
+void *_Nullable stitcher_hazard_retain(void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source);
+
+/// The Swift function `stitcher_hazard_retain` calls when it does not call the runtime.
+void stitcher_hazard_set_retain(stitcher_hazard_take _Nonnull take);
+
+/// Whether the runtime exports `swift_retain` (a weak reference: NULL where it does not).
+_Bool stitcher_hazard_runtime_has_retain(void);
+
+/// Turns the direct retain on or off (Swift's check, or a test forcing the fallback).
+void stitcher_hazard_set_direct_retain(_Bool enabled);
 
 /// Ends an announcement (for tests and retirement of a cell): a release store.
 void stitcher_hazard_clear(void *_Nullable *_Nonnull cell);

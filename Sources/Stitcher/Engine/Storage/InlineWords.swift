@@ -16,14 +16,14 @@ import Musl
 /// (the property's address against `_getUnsafePointerToStoredProperties`, and that against
 /// the object's address plus the header). When the check fails, every entry allocates its
 /// words apart: one allocation more per registration, and the same code everywhere else.
-enum InlineWords {
+package enum InlineWords {
     typealias Storage = IndexEntry.Word.Storage
 
     /// Set by tests (`STITCHER_FORCE_APART_WORDS=1`) to run the fallback.
     private static let forcedApart = getenv("STITCHER_FORCE_APART_WORDS").map { String(cString: $0) == "1" } ?? false
 
     /// Whether entries keep their words inline. Decided once, on a probe.
-    static let areReliable: Bool = {
+    package static let areReliable: Bool = {
         if forcedApart { return false }
         let probe = IndexEntry(probing: RegistrationRecord(Dependency { InlineWords.Probe() }))
         let object = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
