@@ -87,8 +87,13 @@ void stitcher_hazard_clear(void *_Nullable *_Nonnull cell) {
     atomic_store_explicit((_Atomic(void *) *)cell, (void *)0, memory_order_release);
 }
 
-void *_Nullable stitcher_hazard_follow(
-    void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source, stitcher_hazard_take _Nonnull take) {
+// The runtime's retain, referenced weakly: where the symbol is missing the reference is NULL
+// and the Swift path is used. Its behaviour is checked from Swift before it is turned on.
+extern void *_Nullable swift_retain(void *_Nullable object) __attribute__((weak));
+
+// The read itself: `take` makes the reference, or, when NULL, the runtime's retain does.
+static inline void *_Nullable follow(
+    void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source, stitcher_hazard_take _Nullable take) {
     _Atomic(void *) *word = (_Atomic(void *) *)cell;
     _Atomic(void *) *published = (_Atomic(void *) *)source;
     void *pointer = atomic_load_explicit(published, memory_order_acquire);
@@ -96,7 +101,12 @@ void *_Nullable stitcher_hazard_follow(
         hazard_store(word, pointer);
         void *confirmed = atomic_load_explicit(published, memory_order_acquire);
         if (confirmed == pointer) {
-            void *taken = take(pointer);
+            void *taken = pointer;
+            if (take) {
+                taken = take(pointer);
+            } else {
+                swift_retain(pointer);
+            }
             // Release: the take (its retain, its weak load) happens before the end.
             atomic_store_explicit(word, (void *)0, memory_order_release);
             return taken;
@@ -107,15 +117,16 @@ void *_Nullable stitcher_hazard_follow(
     return 0;
 }
 
+void *_Nullable stitcher_hazard_follow(
+    void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source, stitcher_hazard_take _Nonnull take) {
+    return follow(cell, source, take);
+}
+
 void stitcher_hazard_use_symmetric_fences(void) {
     atomic_store_explicit(&stitcher_counters.asymmetric_fences, 0, memory_order_seq_cst);
     // Threads that announce with plain stores right now finish under this barrier's cover.
     atomic_thread_fence(memory_order_seq_cst);
 }
-
-// The runtime's retain, referenced weakly: where the symbol is missing the reference is NULL
-// and the Swift path is used. Its behaviour is checked from Swift before it is turned on.
-extern void *_Nullable swift_retain(void *_Nullable object) __attribute__((weak));
 
 _Bool stitcher_hazard_runtime_has_retain(void) { return swift_retain != 0; }
 
@@ -130,24 +141,7 @@ void stitcher_hazard_set_retain(stitcher_hazard_take _Nonnull take) {
 }
 
 void *_Nullable stitcher_hazard_retain(void *_Nullable *_Nonnull cell, void *_Nullable *_Nonnull source) {
-    _Atomic(void *) *word = (_Atomic(void *) *)cell;
-    _Atomic(void *) *published = (_Atomic(void *) *)source;
-    void *pointer = atomic_load_explicit(published, memory_order_acquire);
-    while (pointer) {
-        hazard_store(word, pointer);
-        void *confirmed = atomic_load_explicit(published, memory_order_acquire);
-        if (confirmed == pointer) {
-            if (atomic_load_explicit(&stitcher_counters.direct_retain, memory_order_relaxed)) {
-                swift_retain(pointer);
-            } else {
-                atomic_load_explicit(&retain_through_swift, memory_order_relaxed)(pointer);
-            }
-            // Release: the retain happens before the end of the announcement.
-            atomic_store_explicit(word, (void *)0, memory_order_release);
-            return pointer;
-        }
-        pointer = confirmed;
-    }
-    atomic_store_explicit(word, (void *)0, memory_order_release);
-    return 0;
+    // Two copies of the read, each with its take known to the compiler.
+    if (atomic_load_explicit(&stitcher_counters.direct_retain, memory_order_relaxed)) return follow(cell, source, 0);
+    return follow(cell, source, atomic_load_explicit(&retain_through_swift, memory_order_relaxed));
 }

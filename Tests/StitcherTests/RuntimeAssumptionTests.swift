@@ -65,11 +65,11 @@ struct RuntimeAssumptionTests {
             let closure: () -> Void
             let extra: Int
         }
-        let unreadable = ClosureIdentity.of(ThreeWords(closure: {}, extra: 1))
+        let unreadable = codeAddress(of: ThreeWords(closure: {}, extra: 1))
         #expect(!unreadable.isKnown)
         #expect(unreadable != unreadable, "an unknown identity is not even equal to itself")
         let plain: () -> Void = {}
-        #expect(ClosureIdentity.of(plain).isKnown)
+        #expect(codeAddress(of: plain).isKnown)
     }
 
     @Test func entriesWithWordsAllocatedApartServeEveryLockFreeRead() async {

@@ -241,18 +241,17 @@ struct ClosureIdentity: Equatable, Sendable {
     static func == (lhs: ClosureIdentity, rhs: ClosureIdentity) -> Bool {
         lhs.isKnown && lhs.code == rhs.code && lhs.context == rhs.context
     }
-
-    /// The identity of `closure` (or of a struct holding only a closure), or `unknown`
-    /// when it is not two words long.
-    static func of<F>(_ closure: F) -> ClosureIdentity {
-        guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return .unknown }
-        let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)
-        return ClosureIdentity(code: code, context: context)
-    }
 }
 
-/// The identity of a closure (or of a struct holding only a closure).
+/// The identity of a closure (or of a struct holding only a closure), or an unknown one
+/// (`ClosureIdentity.unknown`) when it is not two words long.
+///
+/// Self-contained, so that the optimizer may bring its body into the registering module
+/// (cross-module optimization): a call it cannot see through would keep the factory from
+/// being specialized into the closure that makes instances (an indirect call per instance).
 @usableFromInline
 func codeAddress<F>(of closure: F) -> ClosureIdentity {
-    ClosureIdentity.of(closure)
+    guard MemoryLayout<F>.size == 2 * MemoryLayout<UInt>.size else { return ClosureIdentity(code: 0, context: 0) }
+    let (code, context) = unsafeBitCast(closure, to: (UInt, UInt).self)
+    return ClosureIdentity(code: code, context: context)
 }
