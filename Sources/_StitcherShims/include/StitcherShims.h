@@ -106,9 +106,15 @@ static inline void stitcher_note_task_scope_bound(void) {
 /// The Swift runtime's accessor of the task running on the calling thread (NULL outside a
 /// task), which Swift exposes only through `withUnsafeCurrentTask`, at ten times the cost.
 /// It takes no argument and returns a pointer, so the C calling convention matches.
-extern void *_Nullable swift_task_getCurrent(void);
+/// Referenced weakly: where the runtime lacks it, every thread reads as outside a task. The
+/// pointer is only compared (a scope bound on a thread is seen by the task that bound it),
+/// never followed, so a runtime that answered otherwise could only widen that binding to
+/// other code on the same thread during a synchronous region, never touch freed memory.
+extern void *_Nullable swift_task_getCurrent(void) __attribute__((weak));
 
-static inline void *_Nullable stitcher_current_task(void) { return swift_task_getCurrent(); }
+static inline void *_Nullable stitcher_current_task(void) {
+    return swift_task_getCurrent ? swift_task_getCurrent() : (void *)0;
+}
 
 static inline void stitcher_add_cycle_overrides(long delta) {
     atomic_fetch_add_explicit(&stitcher_counters.cycle_overrides, delta, memory_order_relaxed);

@@ -37,8 +37,13 @@ package enum InlineWords {
     /// What the probe entry's registration produces.
     final class Probe: Sendable {}
 
-    /// A stand-in for the address while an entry's properties are initialized.
-    nonisolated(unsafe) static let placeholder = UnsafeMutablePointer<Storage>(bitPattern: MemoryLayout<Storage>.alignment)!
+    /// A stand-in for the address while an entry's properties are initialized (and the
+    /// probe's, for good): never dereferenced. A literal, not a stored global, so that
+    /// making an entry costs no lazy-initialization check for it.
+    @inline(__always)
+    static var placeholder: UnsafeMutablePointer<Storage> {
+        UnsafeMutablePointer<Storage>(bitPattern: MemoryLayout<Storage>.alignment).unsafelyUnwrapped
+    }
 
     @inline(__always)
     static func address(in entry: IndexEntry) -> UnsafeMutablePointer<Storage> {
