@@ -36,7 +36,9 @@ enum ExistentialTemplates {
     /// Whether a template may be used: learnt from one cast, verified by a second, or
     /// contradicted by it.
     private enum State: Int {
-        case learnt = 0, verified, refuted
+        case learnt = 0
+        case verified
+        case refuted
     }
 
     @inline(__always)
