@@ -73,6 +73,23 @@ final class IndexEntry: @unchecked Sendable {
         self.owner = owner
         wordsAddress = InlineWords.placeholder
         wordsAddress = InlineWords.areReliable ? InlineWords.address(in: self) : InlineWords.allocateApart()
+        #if DEBUG
+        Self.live.wrappingIncrement(ordering: .relaxed)
+        #endif
+    }
+
+    #if DEBUG
+    private static let live = ManagedAtomic<Int>(0)
+    #endif
+
+    /// How many entries are alive in the process, in checked builds (nil otherwise): what
+    /// the stress stage checks stays bounded however many entries are renewed.
+    static var liveCount: Int? {
+        #if DEBUG
+        live.load(ordering: .relaxed)
+        #else
+        nil
+        #endif
     }
 
     /// An entry made only to check the layout (`InlineWords`): its words are never used.
@@ -85,6 +102,9 @@ final class IndexEntry: @unchecked Sendable {
     deinit {
         // No snapshot lists the entry any more: no reader can reach its words.
         if wordsAddress == InlineWords.placeholder { return }
+        #if DEBUG
+        Self.live.wrappingDecrement(ordering: .relaxed)
+        #endif
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(box).release() }
         if let state = Self.state(inBits: stateBits) { state.release() }
@@ -301,3 +321,6 @@ final class IndexEntry: @unchecked Sendable {
         return nil
     }
 }
+
+/// `IndexEntry.liveCount`, for the stress stage.
+package func liveIndexEntryCount() -> Int? { IndexEntry.liveCount }
