@@ -1,17 +1,24 @@
-/// Building a scope's instances exactly once: one resolution claims a slot and runs the
-/// factory without holding the lock; the others wait, blocked or suspended, and a wait that
-/// would close a loop across threads is reported as a cycle (as an index entry's stored
-/// instances are built, `IndexEntry+Building.swift`).
-extension ScopeStore {
+/// Building a scope's instances exactly once (`BuildSite`, as an index entry's stored
+/// instances are built): one resolution claims a slot and runs the factory without holding
+/// the lock; the others wait, blocked or suspended, and a wait that would close a loop
+/// across threads is reported as a cycle.
+extension ScopeStore: BuildSite {
     /// What a claim found: the instance, or the slot this resolution now builds.
-    private enum Claim {
+    private enum SlotClaim {
         case built(AnyObject)
         case claimed(Int)
         case wait(for: ResolutionChain)
     }
 
+    /// A slot of the scope: a registration's entry (held by the caller for the call) and
+    /// its parameter values (nil for none).
+    struct BuildRequest {
+        let entry: Unmanaged<IndexEntry>
+        let key: ArgumentKey?
+    }
+
     /// Returns the scope's instance of `entry` for `key` (nil for a registration without
-    /// parameters), or builds, keeps and returns one.
+    /// parameters), or builds, keeps and returns one (`BuildSite`).
     ///
     /// - Parameters:
     ///   - chain: the resolution asking, to detect waits that would deadlock.
@@ -20,39 +27,20 @@ extension ScopeStore {
     ///   - ended: the error thrown when the scope has ended.
     ///   - make: builds the instance; told whether the scope is bound to a task, whose child
     ///     tasks, those the factory starts included, see it.
+    ///
+    /// Inlined into the caller, with the site's steps, so that `make` stays a direct call
+    /// (a server's request builds several scoped instances).
+    @inline(__always)
     func instance(
         of entry: IndexEntry, for key: ArgumentKey?, chain: ResolutionChain,
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
         make: (_ sharedWithTasks: Bool) throws -> AnyObject
     ) throws -> AnyObject {
-        lock.lock()
-        var index: Int
-        while true {
-            switch claim(entry, key, chain) {
-            case nil:
-                lock.unlock()
-                throw ended()
-            case .built(let instance):
-                lock.unlock()
-                return instance
-            case .claimed(let claimed):
-                index = claimed
-            case .wait(let builder):
-                try WaitRegistry.block(chain, for: builder, on: lock, along: path)
-                continue
-            }
-            break
+        let request = BuildRequest(entry: .passUnretained(entry), key: key)
+        guard let instance = try buildOnce(request, chain: chain, path: path, make: { try make($0.sharedWithTasks) }) else {
+            throw ended()
         }
-        let sharedWithTasks = isSharedWithTasks
-        lock.unlock()
-        let instance: AnyObject
-        do {
-            instance = try make(sharedWithTasks)
-        } catch {
-            _ = complete(index, with: nil, of: entry.record)
-            throw error
-        }
-        return try kept(instance, in: index, of: entry.record, ended: ended)
+        return instance
     }
 
     /// The instance the scope keeps of `entry`, a registration without parameters, when it
@@ -72,38 +60,53 @@ extension ScopeStore {
         path: () -> [InjectionError.DependencyContext], ended: () -> any Error,
         make: () async throws -> AnyObject
     ) async throws -> AnyObject {
-        while true {
-            switch lock.withLock({ claim(entry, key, chain) }) {
-            case nil:
-                throw ended()
-            case .built(let instance):
-                return instance
-            case .claimed(let index):
-                let instance: AnyObject
-                do {
-                    instance = try await make()
-                } catch {
-                    _ = complete(index, with: nil, of: entry.record)
-                    throw error
-                }
-                return try kept(instance, in: index, of: entry.record, ended: ended)
-            case .wait(let builder):
-                try await WaitRegistry.suspend(chain, for: builder, along: path) { continuation in
-                    lock.withLock {
-                        guard !isClosed, let index = position(of: entry, key), slots[index].builder != nil else {
-                            return false
-                        }
-                        asyncWaiters.append(continuation)
-                        return true
-                    }
-                }
+        let request = BuildRequest(entry: .passUnretained(entry), key: key)
+        guard let instance = try await buildOnce(request, chain: chain, path: path, make: { _ in try await make() }) else {
+            throw ended()
+        }
+        return instance
+    }
+
+    /// The slot's instance, the build to wait for, or a new claim (with whether the scope
+    /// is bound to a task, read under the lock); nil once the scope has ended.
+    @inline(__always)
+    func nextStep(
+        for request: BuildRequest, awaited: inout Void?, chain: ResolutionChain
+    ) -> BuildStep<(index: Int, sharedWithTasks: Bool), Void> {
+        request.entry._withUnsafeGuaranteedRef { entry in
+            switch claim(entry, request.key, chain) {
+            case nil: .answer(nil)
+            case .built(let instance): .answer(instance)
+            case .claimed(let index): .build((index, isSharedWithTasks))
+            case .wait(let builder): .wait((), builder: builder)
             }
+        }
+    }
+
+    /// Keeps a new instance in its slot, or empties the slot after a failed build; nil when
+    /// the scope ended meanwhile (a new instance is then torn down at once).
+    @inline(__always)
+    func complete(_ claim: (index: Int, sharedWithTasks: Bool), for request: BuildRequest, with instance: AnyObject?) -> AnyObject? {
+        request.entry._withUnsafeGuaranteedRef { entry in
+            guard let instance else {
+                _ = complete(claim.index, with: nil, of: entry.record)
+                return nil
+            }
+            return kept(instance, in: claim.index, of: entry.record)
+        }
+    }
+
+    func enqueue(_ continuation: CheckedContinuation<Void, Never>, for request: BuildRequest, awaiting _: Void) -> Bool {
+        request.entry._withUnsafeGuaranteedRef { entry in
+            guard !isClosed, let index = position(of: entry, request.key), slots[index].builder != nil else { return false }
+            asyncWaiters.append(continuation)
+            return true
         }
     }
 
     /// Finds the instance, claims the slot, or names the build to wait for; nil once the
     /// scope has ended. The caller holds the lock.
-    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: ResolutionChain) -> Claim? {
+    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: ResolutionChain) -> SlotClaim? {
         if isClosed { return nil }
         guard let index = position(of: entry, key) else { return .claimed(claimNewSlot(entry, key, by: chain)) }
         if let instance = slots[index].instance { return .built(instance) }
@@ -114,13 +117,12 @@ extension ScopeStore {
     }
 
     /// Keeps a new instance in slot `index`; when the scope ended while it was built, the
-    /// instance is torn down at once and `ended()` thrown.
-    private func kept(
-        _ instance: AnyObject, in index: Int, of record: RegistrationRecord, ended: () -> any Error
-    ) throws -> AnyObject {
+    /// instance is torn down at once and nil returned (the caller throws `ended()`).
+    @inline(__always)
+    private func kept(_ instance: AnyObject, in index: Int, of record: RegistrationRecord) -> AnyObject? {
         if complete(index, with: instance, of: record) { return instance }
         if let teardown = ScopeTeardown(instance, of: record) { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
-        throw ended()
+        return nil
     }
 
     /// Stores a built instance (none when the factory threw) in slot `index`, releases the
