@@ -36,18 +36,19 @@ package final class HazardDomain: @unchecked Sendable {
 
     package init() {
         stitcher_hazard_setup()
-        stitcher_hazard_set_retain { object in
-            RetiredAddresses.check(object)
-            return Unmanaged<AnyObject>.fromOpaque(object).retain().toOpaque()
-        }
         _ = Self.retainsFromC
     }
 
     /// Whether published reads retain with the runtime's `swift_retain`, called from C:
     /// in release builds, where the runtime exports the symbol and a probe shows that it
     /// retains. Otherwise (and in checked builds, whose Swift path checks retired addresses)
-    /// the retain is made by a Swift function that C calls. Decided once.
+    /// the retain is made by a Swift function that C calls. Decided, with that function
+    /// given to C, once per process, before the first cell (and so the first read) exists.
     private static let retainsFromC: Bool = {
+        stitcher_hazard_set_retain { object in
+            RetiredAddresses.check(object)
+            return Unmanaged<AnyObject>.fromOpaque(object).retain().toOpaque()
+        }
         #if DEBUG
         stitcher_hazard_set_direct_retain(false)
         return false
@@ -168,19 +169,31 @@ package final class HazardCell: @unchecked Sendable {
     /// writer that retires what it takes out through the same domain.
     @inline(__always)
     package func retain(publishedIn source: UnsafeMutableRawPointer) -> AnyObject? {
-        stitcher_hazard_retain(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
+        guard Self.publishes(source) else { return nil }
+        return stitcher_hazard_retain(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
             .map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
     }
 
     /// The object that the `WeakObject` published at `source` refers to, if it is alive.
     @inline(__always)
     package func strongObject(inBoxPublishedIn source: UnsafeMutableRawPointer) -> AnyObject? {
+        guard Self.publishes(source) else { return nil }
         let taken = stitcher_hazard_follow(word, source.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) { box in
             RetiredAddresses.check(box)
             return Unmanaged<WeakObject>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.object }
                 .map { Unmanaged.passRetained($0).toOpaque() }
         }
         return taken.map { Unmanaged<AnyObject>.fromOpaque($0).takeRetainedValue() }
+    }
+
+    /// Whether the word at `source` publishes anything now: an empty word (an instance not
+    /// built yet, a retired entry, a request of a lifetime that publishes nothing) answers
+    /// nil inline, without the call into C. Only compared with nil, never followed: the C
+    /// read loads the word again under its announcement.
+    @inline(__always)
+    private static func publishes(_ source: UnsafeMutableRawPointer) -> Bool {
+        UnsafeAtomic<UnsafeMutableRawPointer?>(at: source.assumingMemoryBound(to: UnsafeMutableRawPointer?.AtomicRepresentation.self))
+            .load(ordering: .relaxed) != nil
     }
 
     /// Announces `object` (for the primitive's tests; readers use the methods above).

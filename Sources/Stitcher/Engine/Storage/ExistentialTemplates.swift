@@ -112,7 +112,7 @@ enum ExistentialTemplates {
 
     @usableFromInline
     static func learn(_ bytes: UnsafeRawBufferPointer, as id: ObjectIdentifier, kind metadata: UnsafeRawPointer, from object: AnyObject) {
-        guard MetadataKind.isReliable, metadata.load(as: UInt.self) == MetadataKind.existential, bytes.count >= MemoryLayout<UInt>.size,
+        guard MetadataKind.isExistential(unsafeBitCast(metadata, to: Any.Type.self)), bytes.count >= MemoryLayout<UInt>.size,
             bytes.load(as: UnsafeRawPointer.self) == UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         else { return }
         if let kept = template(id, for: object) {
