@@ -54,10 +54,7 @@ enum Scenarios {
                 }
             }
         }
-        var outcome = runner.run([("swap", swap), ("swap", swap), ("inject", inject), ("inject", inject), ("inject", inject)])
-        DependencyGraph.deactivateAll()
-        expectNothingAlive(census, &outcome)
-        return outcome
+        return runThenRelease(runner, [("swap", swap), ("swap", swap), ("inject", inject), ("inject", inject), ("inject", inject)], census)
     }
 
     /// A managed scope reset in a loop while other threads inject its instance.
@@ -76,10 +73,7 @@ enum Scenarios {
             let managed: Managed = try DependencyGraph.inject()
             try managed.check("inject(byType: Managed.self)", tags: 1...1)
         }
-        var outcome = runner.run([("reset", reset), ("reset", reset), ("inject", inject), ("inject", inject)])
-        DependencyGraph.deactivateAll()
-        expectNothingAlive(census, &outcome)
-        return outcome
+        return runThenRelease(runner, [("reset", reset), ("reset", reset), ("inject", inject), ("inject", inject)], census)
     }
 
     /// `releaseInstances()` in a loop while other threads inject every stored scope, and a
@@ -119,10 +113,7 @@ enum Scenarios {
                 try named.check("the swapped named singleton", tags: 4...4)
             }
         }
-        var outcome = runner.run([("release", release), ("inject", inject), ("inject", inject), ("inject", inject)])
-        DependencyGraph.deactivateAll()
-        expectNothingAlive(census, &outcome)
-        return outcome
+        return runThenRelease(runner, [("release", release), ("inject", inject), ("inject", inject), ("inject", inject)], census)
     }
 
     /// A thread idle since before many `releaseInstances()` calls, on a small stack: its
@@ -175,7 +166,20 @@ enum Scenarios {
         } else if grown > 16 << 20 {
             outcome.failures.append("\(calls) releaseInstances() calls grew resident memory by \(grown >> 20) MiB while a thread was idle")
         }
+        return released(census, outcome)
+    }
+
+    /// Runs `workers`, then deactivates every container of the process-wide graph and checks
+    /// that nothing the scenario made is still alive.
+    static func runThenRelease(_ runner: Runner, _ workers: [(name: String, step: Runner.Step)], _ census: Census) -> Runner.Outcome {
+        released(census, runner.run(workers))
+    }
+
+    /// `outcome` once every container of the process-wide graph is deactivated, with a
+    /// failure if any probe outlived everything that held it.
+    static func released(_ census: Census, _ outcome: Runner.Outcome) -> Runner.Outcome {
         DependencyGraph.deactivateAll()
+        var outcome = outcome
         expectNothingAlive(census, &outcome)
         return outcome
     }

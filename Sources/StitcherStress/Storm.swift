@@ -123,9 +123,7 @@ extension Scenarios {
         let builtOnce = builds.load(ordering: .relaxed)
         if builtOnce != 1 { outcome.failures.append("a singleton injected from every thread was built \(builtOnce) times") }
         once.deactivateAll()
-        DependencyGraph.deactivateAll()
-        expectNothingAlive(census, &outcome)
-        return outcome
+        return released(census, outcome)
     }
 
     /// One injection from a volatile container; absence is an answer when it is not active.
