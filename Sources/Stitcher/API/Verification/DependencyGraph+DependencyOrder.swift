@@ -44,7 +44,7 @@ extension DependencyGraph.Context {
         }
         for node in selected {
             let record = model.nodes[node].record
-            guard record.lifetime == .published, !record.takesParameters else {
+            guard record.lifetime.entryKeeps == .strongly, !record.takesParameters else {
                 throw DependencyOrderFailure.notOneInstance(
                     record.locator.context, scope: record.scope, takesParameters: record.takesParameters)
             }

@@ -71,21 +71,13 @@ struct DirectLookup: @unchecked Sendable {
         return record.producedType.id == requestedType ? producedKind(of: record) : aliasKind(of: record, as: requestedType)
     }
 
-    /// The kind of a request for the type `record` produces.
+    /// The kind of a request for the type `record` produces, as its lifetime's rules say.
     private static func producedKind(of record: RegistrationRecord) -> Kind {
-        if record.takesParameters { return .parameterized }
-        return switch record.lifetime {
-        case .published: .published
-        // A weak reference holds the object, not the stored form of a value.
-        case .shared: record.storesObjects ? .shared : .none
-        case .transient: .transient
-        case .scoped: .scoped
-        }
+        record.takesParameters ? .parameterized : record.lifetime.rules.directKind(of: record)
     }
 
     /// The kind of a request for one of `record`'s aliases: a superclass answers as the
-    /// produced type does; a protocol through a view: kept by a singleton (for the first
-    /// protocol it is presented as), made for every transient instance.
+    /// produced type does; a protocol through a view, as the lifetime's rules say.
     private static func aliasKind(of record: RegistrationRecord, as requestedType: ObjectIdentifier) -> Kind {
         guard case .type(let types) = record.locator.kind, let alias = types.alias(requestedType) else { return .none }
         if alias.view == nil {
@@ -95,11 +87,7 @@ struct DirectLookup: @unchecked Sendable {
             return producedKind(of: record)
         }
         guard !record.takesParameters else { return .none }
-        switch record.lifetime {
-        case .transient: return .transientView
-        case .published where types.viewedAlias?.type.id == requestedType: return .publishedView
-        default: return .none
-        }
+        return record.lifetime.rules.viewKind(isViewedAlias: types.viewedAlias?.type.id == requestedType)
     }
 
     private static func isSubclass(_ type: AnyClass, of ancestor: AnyClass) -> Bool {

@@ -84,7 +84,7 @@ struct GraphModel {
         for edge in observed { successors[edge.from].append(edge.to) }
         let contexts = Set(observations.flatMap(\.unscoped))
         unscoped = nodes.indices.filter {
-            nodes[$0].record.lifetime == .scoped && contexts.contains(nodes[$0].record.locator.context)
+            nodes[$0].record.lifetime.needsOpenScope && contexts.contains(nodes[$0].record.locator.context)
         }
     }
 

@@ -135,9 +135,8 @@ extension IndexEntry {
     /// (without parameters) this one holds, if any; nothing else is shared with this entry.
     func sandboxCopy() -> IndexEntry {
         let copy = IndexEntry(record: record, owner: owner)
-        let lifetime = record.lifetime
-        guard lifetime == .published || lifetime == .shared, !record.takesParameters else { return copy }
-        let strongly = lifetime == .published
+        guard let keeping = record.lifetime.entryKeeps, !record.takesParameters else { return copy }
+        let strongly = keeping == .strongly
         guard let instance = lock.withLock({ storedInstance(for: .empty, strongly: strongly, record) }) else { return copy }
         copy.lock.withLock { _ = copy.store(instance, for: .empty, strongly: strongly, record) }
         return copy

@@ -113,7 +113,7 @@ struct GraphVerifier {
         var walk = TransientWalk(model: model)
         for (holder, node) in model.nodes.enumerated() {
             let record = node.record
-            let isEagerRoot = record.eagerness == .eager && !record.takesParameters && record.lifetime == .transient
+            let isEagerRoot = record.eagerness == .eager && !record.takesParameters && !record.lifetime.storesInstances
             guard record.lifetime.outlivesScopes || isEagerRoot else { continue }
             for path in walk.storedDependencies(of: holder) {
                 let held = model.nodes[path.last!].record
@@ -124,8 +124,8 @@ struct GraphVerifier {
                     path.count > 2
                         ? " through \(path.dropFirst().dropLast().map { model.context(of: $0).description }.joined(separator: " -> "))" : ""
                 }
-                switch held.lifetime {
-                case .scoped where isEagerRoot:
+                switch (held.lifetime.needsOpenScope, held.lifetime.entryKeeps) {
+                case (true, _) where isEagerRoot:
                     found.append(
                         GraphProblem(
                             .scopedOutsideScope, in: model, node: holder, requested: heldName, path: path,
@@ -133,7 +133,7 @@ struct GraphVerifier {
                                 + ".scoped \(heldName)\(through): building it throws DependencyScopeError.",
                             fix: "To fix this, make \(name) lazy and inject it inside `DependencyGraph.withScope { … }`, "
                                 + "or give \(heldName) a scope that does not need an open dependency scope."))
-                case .scoped:
+                case (true, _):
                     found.append(
                         GraphProblem(
                             .captiveDependency, in: model, node: holder, requested: heldName, path: path,
@@ -141,7 +141,7 @@ struct GraphVerifier {
                                 + "that instance past the end of its dependency scope.",
                             fix: "To fix this, make \(name) .scoped or .instance, or make \(heldName) outlive scopes "
                                 + "(.singleton or .shared) if one instance may serve every scope."))
-                case .shared where record.lifetime == .published:
+                case (_, .weakly?) where record.lifetime.entryKeeps == .strongly:
                     found.append(
                         GraphProblem(
                             .singletonHoldsShared, in: model, node: holder, requested: heldName, path: path,
@@ -196,7 +196,7 @@ private struct TransientWalk {
             for next in model.successors[node] where visitedIn[next] != walk {
                 visitedIn[next] = walk
                 previous[next] = node
-                if model.nodes[next].record.lifetime == .transient {
+                if !model.nodes[next].record.lifetime.storesInstances {
                     queue.append(next)
                 } else {
                     var path = [next]

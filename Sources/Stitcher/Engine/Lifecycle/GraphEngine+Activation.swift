@@ -117,18 +117,17 @@ extension GraphEngine {
 
     /// Drops weakly held instances that were released.
     func releaseUnusedStorage() {
-        // Only the shared scope holds instances weakly.
-        for entry in lock.withLock({ current.entries }) where entry.record.lifetime == .shared {
+        for entry in lock.withLock({ current.entries }) where entry.record.lifetime.entryKeeps == .weakly {
             entry.pruneReleasedInstances()
         }
     }
 
     func eagerEntries(of record: ActiveContainer) -> [IndexEntry] {
         current.entries.filter { entry in
-            // A `.scoped` one has no scope to be built in at activation: it is built in each
-            // scope when first injected.
+            // One that needs an open scope (`.scoped`) has none to be built in at activation:
+            // it is built in each scope when first injected.
             entry.record.eagerness == .eager && !entry.record.takesParameters
-                && entry.record.lifetime != .scoped && entry.owner == ObjectIdentifier(record)
+                && !entry.record.lifetime.needsOpenScope && entry.owner == ObjectIdentifier(record)
         }
     }
 

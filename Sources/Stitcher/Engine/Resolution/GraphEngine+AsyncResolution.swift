@@ -73,62 +73,102 @@ extension GraphEngine {
         }.value
     }
 
-    /// Returns the stored instance of an asynchronous registration or builds one.
+    /// Returns the instance of an asynchronous registration, as its lifetime keeps it.
     func instanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments) async throws -> AnyObject {
-        let record = entry.record
-        let inherited = ResolutionStack.inheritedFromTask
-        // A transient takes any parameters; stored instances are found by their values.
-        guard let key = arguments.key ?? (record.lifetime == .transient ? .distinct() : nil) else {
+        try await entry.record.lifetime.rules.instanceAsync(of: entry, in: self, arguments)
+    }
+
+    /// The key a stored instance of `entry` is found by from asynchronous code: the
+    /// parameters' values, which must be hashable.
+    func hashedKey(of entry: IndexEntry, _ arguments: InjectionArguments) throws -> ArgumentKey {
+        guard let key = arguments.key else {
             throw scopeError(.unhashableParameters(types: arguments.typeNames), entry, nil)
         }
+        return key
+    }
+
+    /// What building an instance of `entry` from asynchronous code starts from, once no
+    /// cycle leads to it (with the instance's `key`, one step of the path inherited by the
+    /// tasks the factory starts).
+    ///
+    /// - Throws: ``InjectionError/cyclicDependencyReference(_:)`` when the path inherited
+    ///   from the calling task already builds it.
+    func asyncBuild(of entry: IndexEntry, _ arguments: InjectionArguments, key: ArgumentKey) throws -> AsyncBuild {
+        let inherited = ResolutionStack.inheritedFromTask
         let step = InheritedResolution.Step(entry, arguments: key)
         let steps = inherited?.current ?? []
         if steps.contains(where: { $0.builds(entry, with: key) }) {
             throw InjectionError.cyclicDependencyReference(.init(entries: steps.map(\.context) + [step.context]))
         }
         let chain = inherited?.chain ?? ResolutionChain()
-        let path = InheritedResolution(steps: steps + [step], chain: chain)
-        let scope = record.lifetime == .scoped ? try servingScope(for: entry, nil) : nil
-        let make: () async throws -> AnyObject = { [self, scope] in
-            addInheritedPaths(1)
-            defer { addInheritedPaths(-1) }
-            let start = mayBeObserved ? ContinuousClock.now : nil
-            let observer = start == nil ? nil : settings.observer
-            let instance = try await ResolutionStack.$inherited.withValue(path) {
-                do {
-                    let make = { record.finish(try await record.makeAsync(arguments)) }
-                    guard let observer else { return try await make() }
-                    return try await observer.instantiateAsync(instantiation(of: record, parent: steps.last?.record), make)
-                } catch {
-                    let failure = InjectionError.wrapping(error)
-                    report(.failed(record.locator.context, parent: steps.last?.context, failure))
-                    throw failure
-                }
-            }
-            if let start {
-                report(.created(entry, parent: steps.last?.record, scope: scope?.id, duration: .now - start))
-            }
-            return instance
-        }
-        let waitPath = { steps.map(\.context) + [step.context] }
-        if let scope {
-            return try await scope.instance(
-                of: entry, for: record.takesParameters ? key : nil, chain: chain, path: waitPath,
-                ended: { scopeEnded(entry, nil) }, make: make)
-        }
-        if record.lifetime == .transient { return try await make() }
-        // A retired entry answers nil: its registration's current entry answers instead (see
-        // `storedInstance`); the factory closure builds the first entry's registration, the
-        // same declaration.
+        return AsyncBuild(graph: self, entry: entry, arguments: arguments, key: key, steps: steps + [step], chain: chain)
+    }
+
+    /// The instance `entry` keeps for `arguments` (`strongly` or weakly), built once by its
+    /// asynchronous factory if there is none.
+    ///
+    /// A retired entry answers nil: its registration's current entry answers instead (see
+    /// `storedInstance`); the factory builds the first entry's registration, the same
+    /// declaration.
+    func storedInstanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments, strongly: Bool) async throws
+        -> AnyObject
+    {
+        let build = try asyncBuild(of: entry, arguments, key: hashedKey(of: entry, arguments))
+        let make = build.make(in: nil)
         var current = entry
         while true {
             if let instance = try await current.instance(
-                for: key, strongly: record.lifetime == .published, chain: chain, path: waitPath, make: make)
+                for: build.key, strongly: strongly, chain: build.chain, path: build.waitPath, make: make)
             {
                 return instance
             }
             guard let next = currentEntry(replacing: current) else { return try await make() }
             current = next
+        }
+    }
+}
+
+/// A build of an instance by its asynchronous factory, started by `GraphEngine.asyncBuild`:
+/// the resolution path the factory's task inherits, and how the build is observed.
+struct AsyncBuild {
+    let graph: GraphEngine
+    let entry: IndexEntry
+    let arguments: InjectionArguments
+    /// The key the instance is found by (distinct for each transient build).
+    let key: ArgumentKey
+    /// The path inherited from the calling task, and this build's step.
+    let steps: [InheritedResolution.Step]
+    let chain: ResolutionChain
+
+    /// The path reported when waiting for this build would close a cycle.
+    var waitPath: () -> [InjectionError.DependencyContext] { { [steps] in steps.map(\.context) } }
+
+    /// The factory call, with the path bound for the tasks it starts, reported to the
+    /// graph's observer (the instance as created in `scope`, when a scope keeps it).
+    func make(in scope: ScopeStore?) -> () async throws -> AnyObject {
+        { [self] in
+            let record = entry.record
+            let parent = steps.dropLast().last
+            addInheritedPaths(1)
+            defer { addInheritedPaths(-1) }
+            let start = graph.mayBeObserved ? ContinuousClock.now : nil
+            let observer = start == nil ? nil : graph.settings.observer
+            let path = InheritedResolution(steps: steps, chain: chain)
+            let instance = try await ResolutionStack.$inherited.withValue(path) {
+                do {
+                    let make = { record.finish(try await record.makeAsync(arguments)) }
+                    guard let observer else { return try await make() }
+                    return try await observer.instantiateAsync(graph.instantiation(of: record, parent: parent?.record), make)
+                } catch {
+                    let failure = InjectionError.wrapping(error)
+                    graph.report(.failed(record.locator.context, parent: parent?.context, failure))
+                    throw failure
+                }
+            }
+            if let start {
+                graph.report(.created(entry, parent: parent?.record, scope: scope?.id, duration: .now - start))
+            }
+            return instance
         }
     }
 }

@@ -101,7 +101,7 @@ extension GraphEngine {
             case .scoped where arguments.isEmpty:
                 return try scopedObject(unretained, state)
             case .parameterized where entry.record.accepts(arguments):
-                if entry.record.lifetime == .transient { return try makeTransient(entry, arguments, state) }
+                break
             case .publishedView where arguments.isEmpty:
                 // Read inline, as a published instance is; made (once) out of line.
                 if let view = entry.publishedView(state.hazard) { return view }
@@ -111,9 +111,9 @@ extension GraphEngine {
             default:
                 return nil
             }
-            // A first creation, or a stored instance per parameter values: the entry's lock
-            // is used after the factory returns, so hold the entry.
-            return try instance(of: unretained.takeUnretainedValue(), arguments, state)
+            // A first creation, or an instance per parameter values: as the lifetime's rules
+            // say (which hold the entry if they use it after the factory returns).
+            return try entry.record.lifetime.instance(of: unretained, in: self, arguments, state)
         }
     }
 

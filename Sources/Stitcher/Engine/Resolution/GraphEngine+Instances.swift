@@ -1,27 +1,13 @@
-/// Reaching a registration's instance: the one place that decides, from the registration's
-/// `InstanceLifetime`, whether an instance is built, read from where the graph keeps it, or
-/// kept by the innermost dependency scope. Every lookup path ends here once the index has
-/// named the entry (the direct path first reads what it can without coming here).
+/// Reaching a registration's instance: every lookup path ends here once the index has named
+/// the entry (the direct path first reads what it can without coming here), and the
+/// registration's lifetime rules (`LifetimeRules`) decide whether an instance is built, read
+/// from where the graph keeps it, or kept by the innermost dependency scope. The building
+/// blocks they use live here.
 extension GraphEngine {
-    /// Returns the stored instance of `entry` or builds one, following its lifetime.
+    /// Returns the stored instance of `entry` or builds one, as its lifetime's rules say.
+    @inline(__always)
     func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
-        let record = entry.record
-        switch record.lifetime {
-        case .transient:
-            return try makeTransient(entry, arguments, state)
-        case .shared:
-            if !record.takesParameters, let object = entry.sharedObject(state.hazard) {
-                if record.storesObjects { return object }
-                if let instance = record.restore(object) { return instance }
-            }
-            return try storedInstance(of: entry, arguments, state, strongly: false)
-        case .published:
-            return try storedInstance(of: entry, arguments, state, strongly: true)
-        case .scoped:
-            return try scopedInstance(
-                of: .passUnretained(entry), takesParameters: record.takesParameters, in: servingScope(for: entry, state),
-                arguments, state)
-        }
+        try entry.record.lifetime.instance(of: .passUnretained(entry), in: self, arguments, state)
     }
 
     /// The instance `entry` keeps for `arguments`, built once if there is none.
@@ -31,7 +17,7 @@ extension GraphEngine {
     /// in a loop, not a recursion, however many renewals happened. A registration no longer
     /// in the graph gets an instance built for this caller only, as a request that raced
     /// with its removal.
-    private func storedInstance(
+    func storedInstance(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
@@ -228,7 +214,7 @@ extension GraphEngine {
                 } else {
                     record.finish(try record.make(parameters ?? .none))
                 }
-            let scope = record.lifetime == .scoped ? GraphContext.scope?.id : nil
+            let scope = record.lifetime.needsOpenScope ? GraphContext.scope?.id : nil
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
             return instance
         } catch {

@@ -78,7 +78,7 @@ final class RegistrationRecord: @unchecked Sendable {
         if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
-        let teardown = lifetime == .scoped ? TeardownWitness.of(producedType.type) : nil
+        let teardown = lifetime.needsOpenScope ? TeardownWitness.of(producedType.type) : nil
         self.flags = flags
         self.make = make
         var managedScope: (any ManagedDependencyScopeProviding)?
@@ -97,12 +97,7 @@ final class RegistrationRecord: @unchecked Sendable {
 
     /// How long instances live, as declared.
     var scope: DependencyScope {
-        switch lifetime {
-        case .transient: .instance
-        case .shared: .shared
-        case .scoped: .scoped
-        case .published: managedScope.map { .managed($0) } ?? .singleton
-        }
+        lifetime.rules.declaredScope(of: self)
     }
 
     /// A hash of `identity`, compared before the identities themselves when walking the

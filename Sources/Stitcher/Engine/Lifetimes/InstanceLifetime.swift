@@ -1,6 +1,6 @@
-/// Where the graph keeps a registration's instances: the one decision every lookup path
-/// (the direct one, the general one, the asynchronous one) reads, made once per
-/// registration from its ``DependencyScope``.
+/// Where the graph keeps a registration's instances, decided once per registration from its
+/// ``DependencyScope`` and stored in one byte of its record. What each lifetime means lives
+/// in its rules (`LifetimeRules`, through `rules`), which every lookup path asks.
 enum InstanceLifetime: UInt8, Sendable {
     /// Not kept: a new instance for every injection (`.instance`).
     case transient
@@ -19,11 +19,4 @@ enum InstanceLifetime: UInt8, Sendable {
         case .managed(let provider): self = provider is ScopedLifetimeMarker ? .scoped : .published
         }
     }
-
-    /// Whether instances of this lifetime outlive the injection that built them.
-    var storesInstances: Bool { self != .transient }
-
-    /// Whether an instance of this lifetime kept by the graph would keep a `.scoped`
-    /// instance it depends on past the end of its scope (a captive dependency).
-    var outlivesScopes: Bool { self == .shared || self == .published }
 }
