@@ -1,11 +1,12 @@
 /// Everything one ``InstanceLifetime`` decides: how an instance is reached (synchronously
 /// and from asynchronous code), what the index's direct path may read without asking, and
 /// the facts verification, activation and inspection ask about it. One conforming type per
-/// lifetime; `InstanceLifetime.rules` is the one switch that names them.
+/// lifetime; `InstanceLifetime.rules` is the switch that names them (`instance` beside it
+/// repeats it, dispatched statically, for the lookups that build).
 ///
 /// Adding a lifetime is a case of `InstanceLifetime` (and the `DependencyScope` that maps
-/// to it), one type conforming to this protocol, and its line in `rules` (the compiler
-/// points at both switches). Nothing else switches on a lifetime: the direct path answers
+/// to it), one type conforming to this protocol, and its line in `rules` and `instance`
+/// (the compiler points at each). Nothing else switches on a lifetime: the direct path answers
 /// a new lifetime's lookups through the general path (`directKind` is `.none` by default)
 /// until a direct kind is worth adding. CONTRIBUTING.md walks through it.
 protocol LifetimeRules {
@@ -65,7 +66,7 @@ extension LifetimeRules {
 }
 
 extension InstanceLifetime {
-    /// The rules of this lifetime: the one switch on a lifetime in the engine.
+    /// The rules of this lifetime: the switch that names each lifetime's type (see `instance`).
     @inline(__always)
     var rules: any LifetimeRules.Type {
         switch self {
