@@ -14,16 +14,17 @@
 #   <!-- snippet: not compiled (REASON) --> the block is not Swift that compiles here, on
 #                                          purpose (another library's code, an error shown)
 #
-# Usage: Scripts/check-snippets.sh [BUILD_DIR]   (default .build/debug, after `swift build`)
+# Usage: Scripts/check-snippets.sh [FILE.md ...]   (default: every file above), after
+# `swift build --build-tests`; BUILD_DIR overrides .build/debug.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${1:-$root/.build/debug}"
+build="${BUILD_DIR:-$root/.build/debug}"
 cd "$root"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # Extract: one directory per compiled group, holding its main.swift.
-files=(README.md Sources/*/*.docc/*.md Examples/*/README.md)
+if [ "$#" -gt 0 ]; then files=("$@"); else files=(README.md Sources/*/*.docc/*.md Examples/*/README.md); fi
 for file in "${files[@]}"; do
     [ -f "$file" ] || continue
     slug="$(echo "$file" | tr '/.' '__')"
@@ -72,7 +73,9 @@ printf '%s\0' "${groups[@]}" | xargs -0 -P 2 -I{} sh -c '
 for group in "${groups[@]}"; do
     if grep -q FAILED "$group.log"; then
         failed=$((failed + 1))
-        grep -v '^FAILED$' "$group.log" | grep -E 'error|warning' | sed "s|^|  |" | head -20
+        origin="$(head -1 "$group" | sed -E 's/#sourceLocation\(file: "(.*)", line: ([0-9]+)\)/\1:\2/')"
+        echo "The snippet at $origin does not compile:"
+        grep -E '^[^ ].*: (error|warning):' "$group.log" | sed "s|^|  |" | head -20
     fi
 done
 if [ "$failed" -ne 0 ]; then
