@@ -17,13 +17,16 @@ let package = Package(
         .executable(name: "stitcher-demo", targets: ["StitcherDemo"]),
         .executable(name: "stitcher-stress", targets: ["StitcherStress"]),
     ],
+    // Each lower bound is a version CI builds and tests with (the tests use swift-log's
+    // InMemoryLogging and swift-distributed-tracing's InMemoryTracing, which older releases
+    // may lack); raise a bound rather than claim one nothing checks.
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only a command plugin (`swift package generate-documentation`): nothing of it is
         // built into the products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

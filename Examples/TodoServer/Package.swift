@@ -12,8 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Stitcher", path: "../.."),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(

@@ -15,7 +15,7 @@ public struct DependencyLocator: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, @unchecked Sendable {
         case name(String)
         case type(TypeList)
-        /// Boxed: an `AnyHashable` would make every locator, and every record, 24 bytes larger.
+        // Boxed: an `AnyHashable` inline would make every locator, and every record, larger.
         indirect case value(AnyHashable)
     }
 
