@@ -13,10 +13,38 @@ swift build -c release --package-path Benchmarks --product Profile
 # The versions of the reference libraries the benchmark package resolved.
 version() { awk -v id="\"$1\"" '$0 ~ "\"identity\" : " id { found = 1 } found && /"version"/ { gsub(/[",]/, "", $3); print $3; exit }' Benchmarks/Package.resolved; }
 model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || true)"
-STITCHER_RESULTS_DATE="$(date -u +%Y-%m-%d)" \
-STITCHER_RESULTS_MACHINE="$(uname -sm), $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores${model:+, $model}" \
-STITCHER_RESULTS_TOOLCHAIN="$(swift --version 2>/dev/null | head -1)" \
-STITCHER_RESULTS_REFERENCES="Swinject $(version swinject), swift-dependencies $(version swift-dependencies)" \
-STITCHER_RESULTS_COMMIT="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Benchmarks/Sources || echo ' with local changes')" \
-    Benchmarks/.build/release/Profile record Benchmarks/Results/results.tsv "${1:-3}"
+runs="${1:-3}"
+out=Benchmarks/Results/results.tsv
+profile=Benchmarks/.build/release/Profile
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Benchmarks/Sources || echo ' with local changes')"
+{
+    echo "# Stitcher's benchmark results, written by Scripts/record-results.sh; rendered by Scripts/render-results.swift."
+    printf '# date\t%s\n' "$(date -u +%Y-%m-%d)"
+    printf '# machine\t%s\n' "$(uname -sm), $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores${model:+, $model}"
+    printf '# toolchain\t%s\n' "$(swift --version 2>/dev/null | head -1)"
+    printf '# references\t%s\n' "Swinject $(version swinject), swift-dependencies $(version swift-dependencies)"
+    printf '# commit\t%s\n' "$commit"
+    printf '# method\t%s\n' "Release build; each table in a process of its own (Profile ratios, Profile shapes, Profile server-request), $runs runs of each, one after the other. A row times its workload and its hand-written baseline (and Swinject and swift-dependencies where they do the same work) in alternating bursts of about a millisecond, 61 rounds (activation: 15; the server request: 40), and keeps the medians; the ratio is the median of the per-round ratios."
+    printf 'table\trow\trun\tbaseline\tstitcher\tratio\tswinject_factor\tswift_dependencies_factor\n'
+} > "$out"
+# Profile prints Markdown rows (name | baseline | Stitcher | ratio× | Swinject | ÷ | swift-dependencies | ÷),
+# and one line for the server request; they become rows of the file. Profile itself is
+# left as measured: recording inside its timing loops' function moved baselines by up to 40%.
+rows() { # TABLE RUN
+    awk -F'|' -v table="$1" -v run="$2" '
+        function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+        function plain(s) { s = trim(s); sub(/×$/, "", s); return (s == "—" ? "" : s) }
+        NF >= 6 && trim($5) ~ /×$/ {
+            swinject = (NF >= 8) ? plain($7) : ""; dependencies = (NF >= 10) ? plain($9) : ""
+            printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", table, trim($2), run, plain($3), plain($4), plain($5), swinject, dependencies
+        }'
+}
+server_row() { # RUN
+    sed -nE 's/^(11b server request) \(async scope, autowired\): by hand ([0-9.]+) ns, Stitcher ([0-9.]+) ns, ratio ([0-9.]+)×.*, ([0-9.]+)× Stitcher.s$/server\t\1: an asynchronous scope, 3 scoped, an autowired service, teardown (made by hand, bound to the task)\t'"$1"'\t\2\t\3\t\4\t\t\5/p'
+}
+for run in $(seq 1 "$runs"); do
+    "$profile" ratios | rows ratios "$run" >> "$out"
+    "$profile" shapes | rows shapes "$run" >> "$out"
+    "$profile" server-request | server_row "$run" >> "$out"
+done
 swift Scripts/render-results.swift

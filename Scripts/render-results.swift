@@ -1,5 +1,5 @@
 // Renders the benchmark tables of README.md and the Performance article from
-// Benchmarks/Results/results.tsv (written by `Profile record`, see Scripts/record-results.sh),
+// Benchmarks/Results/results.tsv (written by Scripts/record-results.sh from `Profile`'s output),
 // between `<!-- results: NAME -->` and `<!-- /results -->` lines. With `--check`, changes
 // nothing and fails when a rendered table differs from what the files hold, so that the
 // documents and the results file cannot disagree.

@@ -58,10 +58,6 @@ func compare(
         ours.append(s)
         ratios.append(s / b)
     }
-    record(
-        name, baseline: median(base), stitcher: median(ours), ratio: median(ratios),
-        swinject: swinjects.isEmpty ? nil : median(swinjects) / median(ours),
-        swiftDependencies: dependencies.isEmpty ? nil : median(dependencies) / median(ours))
     var row = [
         name, String(format: "%.1f", median(base)), String(format: "%.1f", median(ours)),
         String(format: "%.2f×", median(ratios)),
@@ -262,7 +258,6 @@ private func compareActivation(
         theirs.append(w)
         factors.append(w / s)
     }
-    record(label, baseline: median(base), stitcher: median(ours), ratio: median(ratios), swinject: median(factors), swiftDependencies: nil)
     let row = [
         label, String(format: "%.1f", median(base)),
         String(format: "%.1f", median(ours)), String(format: "%.2f×", median(ratios)),

@@ -53,11 +53,6 @@ func compareServerRequest(only: String?) {
         let (base, ours, theirs) = (times[0], times[1], times[2])
         let ratios = zip(ours, base).map { $0 / $1 }
         let factors = zip(theirs, ours).map { $0 / $1 }
-        // The main thread waits for this task (`runAndWait`): nothing else touches the rows.
-        record(
-            "11b server request: async scope, 3 scoped + autowired service, teardown (made by hand, bound to the task)",
-            baseline: median(base), stitcher: median(ours), ratio: median(ratios), swinject: nil,
-            swiftDependencies: median(factors))
         print(
             "11b server request (async scope, autowired): by hand \(Int(median(base))) ns, "
                 + "Stitcher \(Int(median(ours))) ns, ratio \((median(ratios) * 100).rounded() / 100)×, "

@@ -174,11 +174,6 @@ if workload == "threads" {
     timeThreads { _ in try! DependencyGraph.inject(byType: Single.self) }
     exit(0)
 }
-if workload == "record" {
-    let path = CommandLine.arguments.dropFirst(2).first ?? "results.tsv"
-    try recordResults(to: path, runs: Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 3)
-    exit(0)
-}
 if workload == "ratios" {
     try printRatios()
     exit(0)
