@@ -9,7 +9,7 @@ struct Scenario: Sendable {
     let run: @Sendable (Runner) -> Runner.Outcome
 }
 
-/// The scenarios of issue 36, each of which crashed 24edf6f in a release build.
+/// The scenarios that reproduce the crashes the reclamation design prevents (docs/Reclamation.md).
 enum Scenarios {
     static let all: [Scenario] = [hazard, overrides, managedReset, releaseInstances, idleChain, storm]
 

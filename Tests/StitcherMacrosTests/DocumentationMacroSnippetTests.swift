@@ -4,7 +4,7 @@ import Testing
 
 // The code of the DocC catalogs' Macros article (`Sources/Stitcher/Stitcher.docc/Macros.md`) and
 // StitcherMacros landing page (`Sources/StitcherMacros/StitcherMacros.docc`),
-// as written there, so that CI compiles and runs it. Change both together.
+// run with assertions (Scripts/check-snippets.sh compiles the Markdown itself as written).
 
 final class ReportFormatter: Sendable {
     init() {}

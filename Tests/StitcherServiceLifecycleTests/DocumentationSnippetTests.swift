@@ -7,8 +7,8 @@ import StitcherTesting
 import Testing
 
 // The code of the StitcherServiceLifecycle catalog's landing page
-// (`Sources/StitcherServiceLifecycle/StitcherServiceLifecycle.docc`), as written there, with
-// the services it names. Change both together.
+// (`Sources/StitcherServiceLifecycle/StitcherServiceLifecycle.docc`), run with
+// assertions and the services it names (Scripts/check-snippets.sh compiles the Markdown as written).
 
 private final class DatabasePool: Service, @unchecked Sendable {
     init() {}

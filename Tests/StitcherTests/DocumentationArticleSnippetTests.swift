@@ -4,8 +4,8 @@ import StitcherTesting
 import Testing
 
 // The code of the catalog's articles on errors, graphs you hold and observing
-// (`Sources/Stitcher/Stitcher.docc/ReadingErrors.md`, `HeldGraphs.md`, `ObservingTheGraph.md`), as
-// written there, so that CI compiles and runs it. Change both together. (`ActorIsolation.md`
+// (`Sources/Stitcher/Stitcher.docc/ReadingErrors.md`, `HeldGraphs.md`, `ObservingTheGraph.md`), run
+// with assertions (Scripts/check-snippets.sh compiles the Markdown itself as written). (`ActorIsolation.md`
 // quotes `Examples/MainActorApp`, which CI builds and tests.)
 
 // MARK: ReadingErrors.md

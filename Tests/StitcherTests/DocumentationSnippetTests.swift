@@ -3,8 +3,8 @@ import Stitcher
 import StitcherTesting
 import Testing
 
-// The code of the DocC catalog's articles (`Sources/Stitcher/Stitcher.docc`), as written
-// there, so that CI compiles and runs it. Change both together.
+// The code of the DocC catalog's articles (`Sources/Stitcher/Stitcher.docc`), run with
+// assertions (Scripts/check-snippets.sh compiles the Markdown itself as written).
 
 // MARK: Stitcher.md (the landing page)
 

@@ -5,7 +5,7 @@ import StitcherTracing
 import Testing
 
 // The code of the Stitcher catalog's article on observing (`ObservingTheGraph.md`, "Logs
-// and traces"), as written there, so that CI compiles and runs it. Change both together.
+// and traces"), run with assertions (Scripts/check-snippets.sh compiles the Markdown as written).
 
 private final class Database: Sendable {}
 
