@@ -57,6 +57,20 @@ public enum DependencyFactory {
             Provider(self, extras: RegistrationExtras.declaring(declared, in: extras))
         }
 
+        /// This provider with its factories replaced (a decorator wraps them); the origin,
+        /// and so the registration's identity, stays the factory's.
+        init(
+            _ provider: Provider, make: @escaping (InjectionArguments) throws -> AnyObject,
+            makeAsync: ((InjectionArguments) async throws -> AnyObject)?
+        ) {
+            self.make = make
+            storesObjects = provider.storesObjects
+            alwaysAware = provider.alwaysAware
+            originCode = provider.originCode
+            originContext = provider.originContext
+            extras = provider.extras.map { RegistrationExtras.replacing(makeAsync: makeAsync, in: $0) }
+        }
+
         private init(_ provider: Provider, extras: RegistrationExtras) {
             make = provider.make
             storesObjects = provider.storesObjects

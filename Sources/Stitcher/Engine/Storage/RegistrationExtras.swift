@@ -65,6 +65,17 @@ final class RegistrationExtras: @unchecked Sendable {
 
     /// `extras` (or none) with what the record adds: how a scope tears an instance down
     /// (`.scoped` registrations of a type that asks for it) and a `.managed` scope's provider.
+    /// `extras` with its asynchronous factory replaced.
+    static func replacing(
+        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, in extras: RegistrationExtras
+    ) -> RegistrationExtras {
+        RegistrationExtras(
+            parameterTypes: extras.parameterTypes, signature: extras.signature, form: extras.form, makeAsync: makeAsync,
+            isMainActor: extras.isMainActor, declaredDependencies: extras.declaredDependencies, teardown: extras.teardown,
+            managedScope: extras.managedScope
+        )
+    }
+
     static func adding(
         teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, to extras: RegistrationExtras?
     ) -> RegistrationExtras? {
