@@ -35,6 +35,7 @@ public final class DependencyLogger: DependencyGraphObserver {
             "stitcher.dependency": "\(event.dependency)",
             "stitcher.scope": "\(event.scope)",
             "stitcher.duration_ms": "\(Self.milliseconds(event.duration))",
+            "stitcher.container": "\(event.container)",
         ]
         if let parent = event.parent { metadata["stitcher.parent"] = "\(parent)" }
         if let scope = event.scopeID { metadata["stitcher.scope_id"] = "\(scope)" }

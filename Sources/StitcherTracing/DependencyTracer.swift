@@ -54,6 +54,7 @@ public final class DependencyTracer: DependencyGraphObserver {
             "Instantiate \(event.dependency)", context: context, ofKind: .internal)
         span.attributes["stitcher.dependency"] = "\(event.dependency)"
         span.attributes["stitcher.scope"] = "\(event.scope)"
+        span.attributes["stitcher.container"] = event.container
         if let parent = event.parent { span.attributes["stitcher.parent"] = "\(parent)" }
         if event.isAsync { span.attributes["stitcher.async"] = true }
         return span

@@ -16,7 +16,7 @@ private final class Report: @unchecked Sendable { init(clock: Clock) {} }
 private final class Feed: @unchecked Sendable {}
 
 private func pictured() throws -> DependencyContainer {
-    let container = DependencyContainer {
+    let container = DependencyContainer(name: "App") {
         Dependency { Clock() }.scope(.singleton)
         Dependency(autowiring: Repository.init)
         Dependency { Request() }.scope(.scoped)
@@ -40,12 +40,15 @@ struct GraphExportTests {
                   rankdir=LR;
                   node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
                   edge [fontname="Helvetica", fontsize=9];
-                  n0 [label="Type[Clock]\n() -> Clock\nsingleton · container 1"];
-                  n1 [label="Type[Repository]\n() -> Repository\nshared · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-                  n2 [label="Type[Request]\n() -> Request\nscoped · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-                  n3 [label="Type[Cache]\n() -> Cache\nsingleton · container 1", color="#c62828", fontcolor="#c62828", penwidth=2];
-                  n4 [label="Type[Report]\n() -> Report\ninstance · container 1"];
-                  n5 [label="Name[feed]\n(Int) -> Feed\ninstance · container 1 · async"];
+                  subgraph cluster_1 {
+                    label="App"; style=dashed; color="#9e9e9e"; fontname="Helvetica";
+                    n0 [label="Type[Clock]\n() -> Clock\nsingleton"];
+                    n1 [label="Type[Repository]\n() -> Repository\nshared", color="#c62828", fontcolor="#c62828", penwidth=2];
+                    n2 [label="Type[Request]\n() -> Request\nscoped", color="#c62828", fontcolor="#c62828", penwidth=2];
+                    n3 [label="Type[Cache]\n() -> Cache\nsingleton", color="#c62828", fontcolor="#c62828", penwidth=2];
+                    n4 [label="Type[Report]\n() -> Report\ninstance"];
+                    n5 [label="Name[feed]\n(Int) -> Feed\ninstance · async"];
+                  }
                   m0 [label="Type[Token]\nnot registered", style="rounded,dashed", color="#c62828", fontcolor="#c62828", penwidth=2];
                   n1 -> m0 [color="#c62828"];
                   n1 -> n0;
@@ -61,12 +64,14 @@ struct GraphExportTests {
         #expect(
             DependencyGraph.export(.mermaid) == #"""
                 flowchart LR
-                  n0["Type[Clock]<br/>() -#gt; Clock<br/>singleton · container 1"]
-                  n1["Type[Repository]<br/>() -#gt; Repository<br/>shared · container 1"]
-                  n2["Type[Request]<br/>() -#gt; Request<br/>scoped · container 1"]
-                  n3["Type[Cache]<br/>() -#gt; Cache<br/>singleton · container 1"]
-                  n4["Type[Report]<br/>() -#gt; Report<br/>instance · container 1"]
-                  n5["Name[feed]<br/>(Int) -#gt; Feed<br/>instance · container 1 · async"]
+                  subgraph c1["App"]
+                    n0["Type[Clock]<br/>() -#gt; Clock<br/>singleton"]
+                    n1["Type[Repository]<br/>() -#gt; Repository<br/>shared"]
+                    n2["Type[Request]<br/>() -#gt; Request<br/>scoped"]
+                    n3["Type[Cache]<br/>() -#gt; Cache<br/>singleton"]
+                    n4["Type[Report]<br/>() -#gt; Report<br/>instance"]
+                    n5["Name[feed]<br/>(Int) -#gt; Feed<br/>instance · async"]
+                  end
                   m0["Type[Token]<br/>not registered"]
                   n1 --> m0
                   n1 --> n0

@@ -100,7 +100,9 @@ struct GraphVerificationTests {
         let problems = Dictionary(grouping: DependencyGraph.verificationReport().problems, by: \.kind)
         let missing = try #require(problems[.missingDependency]?.first)
         #expect(missing.requested == .type("Clock"))
-        #expect(missing.declaration == "Type[NeedsClock] () -> NeedsClock, shared (container 1)")
+        // Named by the file and line that created the container, as no name was given.
+        #expect(missing.declaration == "Type[NeedsClock] () -> NeedsClock, shared (in StitcherTests/GraphVerificationTests.swift:56)")
+        #expect(missing.container == "StitcherTests/GraphVerificationTests.swift:56")
         let ambiguous = try #require(problems[.ambiguousDependency]?.first)
         #expect(ambiguous.requested == .type("Store"))
         #expect(ambiguous.message.contains("Type[DiskStore] as Store () -> DiskStore"))

@@ -28,12 +28,13 @@ struct DependencyLoggerTests {
         let handler = InMemoryLogHandler()
         DependencyGraph.currentContext.observer = DependencyLogger(logger: logger(handler), slowFactoryThreshold: .seconds(60))
         DependencyGraph.activate(
-            DependencyContainer {
+            DependencyContainer(name: "Storage") {
                 Dependency { Database() }.scope(.singleton)
                 Dependency(autowiring: Service.init)
             })
         _ = try DependencyGraph.inject(byType: Service.self)
         let entries = handler.entries
+        #expect(entries.map { $0.metadata["stitcher.container"] } == ["Storage", "Storage"])
         #expect(entries.map(\.level) == [.trace, .trace])
         #expect(entries.map(\.message.description) == ["Instantiated Type[Database]", "Instantiated Type[Service]"])
         #expect(entries[0].metadata["stitcher.parent"] == "Type[Service]")

@@ -41,6 +41,12 @@ struct DependencyTracerTests {
         #expect(Set([service.traceID, database.traceID]) == [request.traceID])
         #expect(database.attributes["stitcher.dependency"]?.toSpanAttribute() == "Type[Database]")
         #expect(database.attributes["stitcher.scope"]?.toSpanAttribute() == "singleton")
+        // Named by the file and line that created the container.
+        guard case .string(let container)? = database.attributes["stitcher.container"]?.toSpanAttribute() else {
+            Issue.record("no container attribute")
+            return
+        }
+        #expect(container.hasPrefix("StitcherTracingTests/DependencyTracerTests.swift:"))
         #expect(database.attributes["stitcher.parent"]?.toSpanAttribute() == "Type[Service]")
         #expect(service.attributes["stitcher.parent"] == nil)
         // A singleton is built once: no span for the second injection.

@@ -45,21 +45,49 @@ public final class DependencyContainer: Identifiable, Equatable, @unchecked Send
         let notify: @Sendable (DependencyContainer) -> Void
     }
 
+    /// The container's name, as errors, `verify()` reports, `export(_:)` pictures,
+    /// `activeRegistrations` and the tracing observers show it: the one given, or the file
+    /// and line that created the container.
+    public let name: String
+
     /// Creates a container from the registrations its builder produces.
-    public init(@DependencyRegistrarBuilder dependencies: @escaping () -> DependencyRegistrar) {
+    ///
+    /// - Parameters:
+    ///   - name: How errors, reports, pictures and logs name the container; the file and
+    ///     line that created it unless given.
+    ///   - fileID: The file that creates the container; leave the default.
+    ///   - line: The line that creates the container; leave the default.
+    ///   - dependencies: The builder of the container's registrations, run when the
+    ///     container is first activated and again after each invalidation.
+    ///
+    /// ```swift
+    /// let payments = DependencyContainer(name: "Payments") {
+    ///     Dependency { StripeGateway() as any PaymentGateway }.scope(.singleton)
+    /// }
+    /// ```
+    public init(
+        name: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+        @DependencyRegistrarBuilder dependencies: @escaping () -> DependencyRegistrar
+    ) {
+        self.name = name ?? "\(fileID):\(line)"
         self.builder = dependencies
         self.parts = []
     }
 
     /// Creates an empty container.
-    public convenience init() {
-        self.init(dependencies: { DependencyRegistrar() })
+    ///
+    /// - Parameters:
+    ///   - fileID: The file that creates the container, which names it; leave the default.
+    ///   - line: The line that creates the container; leave the default.
+    public convenience init(fileID: StaticString = #fileID, line: UInt = #line) {
+        self.init(fileID: fileID, line: line, dependencies: { DependencyRegistrar() })
     }
 
     /// A container without registrations.
-    public static var empty: DependencyContainer { DependencyContainer() }
+    public static var empty: DependencyContainer { DependencyContainer(name: "empty") {} }
 
     init(merging parts: [DependencyContainer]) {
+        self.name = parts.map(\.name).joined(separator: " + ")
         self.parts = parts
         self.builder = { DependencyRegistrar(parts.flatMap { $0.registrations() }) }
         for part in parts {

@@ -28,8 +28,11 @@ extension DependencyGraph {
         /// registration.declaredDependencyTypeNames   // ["Database", "Clock"]
         /// ```
         public let declaredDependencyTypeNames: [String]
+        /// The name of the container that registers it (``DependencyContainer/name``).
+        public let container: String
 
-        init(_ record: RegistrationRecord) {
+        init(_ record: RegistrationRecord, container: String) {
+            self.container = container
             locator = record.locator
             scope = record.scope
             eagerness = record.eagerness
@@ -114,6 +117,8 @@ extension DependencyGraph {
 
     /// Every active registration, in activation and registration order.
     public static var activeRegistrations: [DependencyRegistrationProjection] {
-        GraphContext.current.snapshot().entries.map { DependencyRegistrationProjection($0.record) }
+        let graph = GraphContext.current
+        let names = graph.containerNames()
+        return graph.snapshot().entries.map { DependencyRegistrationProjection($0.record, container: names[$0.owner] ?? "") }
     }
 }

@@ -71,6 +71,8 @@ public enum DependencyGraphEvent {
         public let parent: InjectionError.DependencyContext?
         /// Whether the factory is asynchronous.
         public let isAsync: Bool
+        /// The name of the container that registers it (``DependencyContainer/name``).
+        public let container: String
     }
 
     /// A factory built an instance.
@@ -86,6 +88,8 @@ public enum DependencyGraphEvent {
         public let scopeID: Int?
         /// How long its factory ran, the instances it injected included.
         public let duration: Duration
+        /// The name of the container that registers it (``DependencyContainer/name``).
+        public let container: String
         /// The registrations behind `dependency` and `parent`, which tell apart registrations
         /// that share a locator (read by ``DependencyEdgeRecorder`` for `verify()`).
         let registration: RegistrationRecord

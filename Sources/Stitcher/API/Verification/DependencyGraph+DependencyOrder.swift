@@ -35,7 +35,8 @@ extension DependencyGraph.Context {
         let engine = graph
         let snapshot = run { engine.snapshot() }
         let observed = engine.settings.observer?.edgeRecorder.map { [$0] } ?? []
-        let model = GraphModel(snapshot, observations: observed)
+        let names = engine.containerNames()
+        let model = GraphModel(snapshot, names: names, observations: observed)
         let selected = model.nodes.indices.filter { node in
             guard case .type(let types) = model.nodes[node].record.locator.kind else {
                 return isSelected(model.nodes[node].record.producedType.type)
@@ -66,7 +67,7 @@ extension DependencyGraph.Context {
             throw error
         }
         engine.settings.observer = previous
-        let built = DependencyOrder(GraphModel(snapshot, observations: observed + [recorder]), selected: selected)
+        let built = DependencyOrder(GraphModel(snapshot, names: names, observations: observed + [recorder]), selected: selected)
         return try Self.order(built, model).map { node in
             OrderedDependency(
                 dependency: model.context(of: node), instance: instances[node]!,

@@ -40,8 +40,10 @@ public struct GraphProblem: Sendable, Hashable, CustomStringConvertible {
     /// The registration the problem was found in.
     public let dependency: InjectionError.DependencyContext
     /// Where that registration is declared: its locator, parameter and instance types,
-    /// scope, and the container it belongs to (counted in activation order).
+    /// scope, and the name of the container it belongs to.
     public let declaration: String
+    /// The name of the container the registration belongs to (``DependencyContainer/name``).
+    public let container: String
     /// What it asks for, when the problem is about one of its requests.
     public let requested: InjectionError.DependencyContext?
     /// The dependencies involved, in order: a cycle's path back to its start, or the chain
@@ -70,6 +72,7 @@ public struct GraphProblem: Sendable, Hashable, CustomStringConvertible {
         self.kind = kind
         dependency = model.context(of: node)
         declaration = model.declaration(of: node)
+        container = model.nodes[node].containerName
         self.requested = requested
         self.path = path.map(model.context(of:))
         pathNodes = path

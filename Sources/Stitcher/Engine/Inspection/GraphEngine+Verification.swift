@@ -5,7 +5,7 @@ extension GraphEngine {
     func inspection(_ options: DependencyGraph.VerificationOptions) -> (model: GraphModel, findings: [GraphProblem]) {
         let snapshot = snapshot()
         let recorder = options.observations ?? settings.observer?.edgeRecorder
-        let model = GraphModel(snapshot, observations: recorder.map { [$0] } ?? [])
+        let model = GraphModel(snapshot, names: containerNames(), observations: recorder.map { [$0] } ?? [])
         return (model, GraphVerifier(model: model, snapshot: snapshot).findings())
     }
 

@@ -9,6 +9,8 @@ struct GraphModel {
         let entry: IndexEntry
         /// The container the registration belongs to, counted from 1 in activation order.
         let container: Int
+        /// That container's name.
+        let containerName: String
 
         var record: RegistrationRecord { entry.record }
     }
@@ -45,11 +47,14 @@ struct GraphModel {
     /// For each node, the nodes it depends on (declared and observed), without repeats.
     private(set) var successors: [[Int]]
 
-    init(_ snapshot: IndexSnapshot, observations recorders: [DependencyEdgeRecorder]) {
+    /// - Parameter names: the names of the active containers, by the identity their entries
+    ///   name as their owner (`GraphEngine.containerNames()`).
+    init(_ snapshot: IndexSnapshot, names: [ObjectIdentifier: String], observations recorders: [DependencyEdgeRecorder]) {
         var containers: [ObjectIdentifier: Int] = [:]
         nodes = snapshot.entries.map { entry in
             if containers[entry.owner] == nil { containers[entry.owner] = containers.count + 1 }
-            return Node(entry: entry, container: containers[entry.owner]!)
+            let number = containers[entry.owner]!
+            return Node(entry: entry, container: number, containerName: names[entry.owner] ?? "container \(number)")
         }
         successors = Array(repeating: [], count: nodes.count)
         var positions: [ObjectIdentifier: Int] = [:]
@@ -126,7 +131,7 @@ struct GraphModel {
 
     /// How problems and pictures name a node: its summary and container.
     func declaration(of index: Int) -> String {
-        "\(nodes[index].record.summary) (container \(nodes[index].container))"
+        "\(nodes[index].record.summary) (in \(nodes[index].containerName))"
     }
 
     func context(of index: Int) -> InjectionError.DependencyContext {

@@ -1,5 +1,5 @@
 /// A text picture of a graph model, for Graphviz (DOT) or Mermaid: a node per registration,
-/// declared edges solid, observed edges dashed, the registrations and edges in a problem in
+/// in a subgraph per container (named as the container is), declared edges solid, observed edges dashed, the registrations and edges in a problem in
 /// red (in a note, amber), and a dashed red node for each declared dependency that nothing
 /// registers.
 struct GraphPicture {
@@ -27,11 +27,22 @@ struct GraphPicture {
         let node = model.nodes[index]
         let record = node.record
         let parameters = record.parameterTypes.map(\.description).joined(separator: ", ")
-        var traits = ["\(record.scope)", "container \(node.container)"]
+        var traits = ["\(record.scope)"]
         if record.isAsync { traits.append("async") }
         if record.isMainActor { traits.append("main actor") }
         if record.eagerness == .eager { traits.append("eager") }
         return [record.locator.description, "(\(parameters)) -> \(record.producedType)", traits.joined(separator: " · ")]
+    }
+
+    /// The nodes of each container, in activation order: (its number, its name, its nodes).
+    private var containers: [(number: Int, name: String, nodes: [Int])] {
+        var order: [Int] = []
+        var members: [Int: [Int]] = [:]
+        for (index, node) in model.nodes.enumerated() {
+            if members[node.container] == nil { order.append(node.container) }
+            members[node.container, default: []].append(index)
+        }
+        return order.map { ($0, model.nodes[members[$0]![0]].containerName, members[$0]!) }
     }
 
     /// The declared dependencies nothing registers, each with the nodes declaring it.
@@ -61,9 +72,14 @@ struct GraphPicture {
             "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
             "  edge [fontname=\"Helvetica\", fontsize=9];",
         ]
-        for index in model.nodes.indices {
-            let text = label(index).map(escaped).joined(separator: "\\n")
-            lines.append("  n\(index) [label=\"\(text)\"\(color(nodes[index]))];")
+        for container in containers {
+            lines.append("  subgraph cluster_\(container.number) {")
+            lines.append("    label=\"\(escaped(container.name))\"; style=dashed; color=\"#9e9e9e\"; fontname=\"Helvetica\";")
+            for index in container.nodes {
+                let text = label(index).map(escaped).joined(separator: "\\n")
+                lines.append("    n\(index) [label=\"\(text)\"\(color(nodes[index]))];")
+            }
+            lines.append("  }")
         }
         for (number, missing) in missing.enumerated() {
             lines.append("  m\(number) [label=\"\(escaped(missing.label))\\nnot registered\", style=\"rounded,dashed\"\(color(true))];")
@@ -88,8 +104,12 @@ struct GraphPicture {
                 .replacingOccurrences(of: "<", with: "#lt;").replacingOccurrences(of: ">", with: "#gt;")
         }
         var lines = ["flowchart LR"]
-        for index in model.nodes.indices {
-            lines.append("  n\(index)[\"\(label(index).map(escaped).joined(separator: "<br/>"))\"]")
+        for container in containers {
+            lines.append("  subgraph c\(container.number)[\"\(escaped(container.name))\"]")
+            for index in container.nodes {
+                lines.append("    n\(index)[\"\(label(index).map(escaped).joined(separator: "<br/>"))\"]")
+            }
+            lines.append("  end")
         }
         var problemEdges: [Int] = []
         var noteEdges: [Int] = []

@@ -8,6 +8,11 @@ struct GraphVerifier {
     let model: GraphModel
     let snapshot: IndexSnapshot
 
+    /// The names of the model's containers, by the identity their entries name as owner.
+    private var containerNames: [ObjectIdentifier: String] {
+        Dictionary(model.nodes.map { ($0.entry.owner, $0.containerName) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Every problem and note, in the order of the registrations they were found in.
     func findings() -> [GraphProblem] {
         var found = unansweredDependencies() + asynchronousDependencies() + cycles() + heldDependencies() + unscoped()
@@ -17,13 +22,15 @@ struct GraphVerifier {
     }
 
     private func unansweredDependencies() -> [GraphProblem] {
-        model.unanswered.map { unanswered in
+        let containerNames = containerNames
+        return model.unanswered.map { unanswered in
             let requested = unanswered.requested.context
             let declarer = model.context(of: unanswered.from)
             switch unanswered.reason {
             case .missing:
-                let own = model.nodes[unanswered.from].record.summary
-                let nearby = NearbyRegistrations(key: unanswered.requested, snapshot: snapshot).summaries.filter { $0 != own }
+                let own = NearbyRegistrations.summary(of: model.nodes[unanswered.from].entry, containerNames)
+                let nearby = NearbyRegistrations(key: unanswered.requested, snapshot: snapshot, names: containerNames).summaries
+                    .filter { $0 != own }
                 let near = nearby.isEmpty ? "" : " Nearest registrations: \(nearby.joined(separator: "; "))."
                 return GraphProblem(
                     .missingDependency, in: model, node: unanswered.from, requested: requested,

@@ -146,4 +146,14 @@ extension GraphEngine {
             }
         }
     }
+
+    /// The name of the active container that registers `entry` (empty once it is deactivated).
+    func containerName(of entry: IndexEntry) -> String {
+        lock.withLock { active.first { ObjectIdentifier($0) == entry.owner }?.container.name } ?? ""
+    }
+
+    /// The names of the active containers, by the identity their entries name as their owner.
+    func containerNames() -> [ObjectIdentifier: String] {
+        lock.withLock { Dictionary(active.map { (ObjectIdentifier($0), $0.container.name) }, uniquingKeysWith: { first, _ in first }) }
+    }
 }

@@ -88,7 +88,8 @@ extension GraphEngine {
             observer.didCreate(
                 .init(
                     dependency: entry.record.locator.context, scope: entry.record.scope, parent: parent?.locator.context,
-                    scopeID: scope, duration: duration, registration: entry.record, parentRegistration: parent))
+                    scopeID: scope, duration: duration, container: containerName(of: entry), registration: entry.record,
+                    parentRegistration: parent))
         case .failed(let dependency, let parent, let error):
             observer.didFail(.init(dependency: dependency, parent: parent, error: error))
         case .opened(let scope):

@@ -158,7 +158,7 @@ struct AsyncBuild {
                 do {
                     let make = { record.finish(try await record.makeAsync(arguments)) }
                     guard let observer else { return try await make() }
-                    return try await observer.instantiateAsync(graph.instantiation(of: record, parent: parent?.record), make)
+                    return try await observer.instantiateAsync(graph.instantiation(of: entry, parent: parent?.record), make)
                 } catch {
                     let failure = InjectionError.wrapping(error)
                     graph.report(.failed(record.locator.context, parent: parent?.context, failure))

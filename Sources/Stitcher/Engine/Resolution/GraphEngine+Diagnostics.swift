@@ -11,7 +11,9 @@ extension GraphEngine {
             let position = given.indices.first { given[$0] != expected[$0] } ?? 0
             detail = .mismatchedType(given[position].description, expected: expected[position].description, position: position)
         }
-        let diagnosis = FailureDiagnosis(candidates: candidates.map(\.record.summary), neededBy: instantiationsInProgress())
+        let names = containerNames()
+        let diagnosis = FailureDiagnosis(
+            candidates: candidates.map { NearbyRegistrations.summary(of: $0, names) }, neededBy: instantiationsInProgress())
         return .invalidDependencyParameters(key.context.diagnosed(diagnosis), detail, parameters: arguments.typeNames)
     }
 
@@ -23,13 +25,15 @@ extension GraphEngine {
     /// registrations there are and whatever their names, and the message still describes
     /// the index the failed lookup saw.
     func missing(_ key: LookupKey, _ arguments: InjectionArguments) -> InjectionError {
-        let nearby = NearbyRegistrations(key: key, snapshot: snapshot())
+        let nearby = NearbyRegistrations(key: key, snapshot: snapshot(), graph: self)
         return .missingDependency(key.context.diagnosed(FailureDiagnosis(nearby: nearby, neededBy: instantiationsInProgress())))
     }
 
     /// The error for a request for one value that several registrations answer.
     func ambiguity(_ key: LookupKey, _ matching: [IndexEntry]) -> InjectionError {
-        let diagnosis = FailureDiagnosis(candidates: matching.map(\.record.summary), neededBy: instantiationsInProgress())
+        let names = containerNames()
+        let diagnosis = FailureDiagnosis(
+            candidates: matching.map { NearbyRegistrations.summary(of: $0, names) }, neededBy: instantiationsInProgress())
         return .multipleDependencies(key.context.diagnosed(diagnosis))
     }
 
@@ -46,10 +50,27 @@ final class NearbyRegistrations: @unchecked Sendable {
     private let lock = Lock()
     private var snapshot: IndexSnapshot?
     private var found: [String] = []
+    /// The graph whose containers' names the message gives, asked when the message is read
+    /// (a miss costs no more than storing it); or the names themselves.
+    private weak var graph: GraphEngine?
+    private let names: [ObjectIdentifier: String]?
 
-    init(key: LookupKey, snapshot: IndexSnapshot) {
+    init(key: LookupKey, snapshot: IndexSnapshot, graph: GraphEngine) {
         self.key = key
         self.snapshot = snapshot
+        self.graph = graph
+        self.names = nil
+    }
+
+    init(key: LookupKey, snapshot: IndexSnapshot, names: [ObjectIdentifier: String]) {
+        self.key = key
+        self.snapshot = snapshot
+        self.names = names
+    }
+
+    /// How a message names a registration: its summary and its container's name.
+    static func summary(of entry: IndexEntry, _ names: [ObjectIdentifier: String]) -> String {
+        names[entry.owner].map { "\(entry.record.summary) (in \($0))" } ?? entry.record.summary
     }
 
     /// Up to five registrations: the same type registered under a name or value, close
@@ -58,31 +79,32 @@ final class NearbyRegistrations: @unchecked Sendable {
     var summaries: [String] {
         lock.withLock {
             if let snapshot {
-                found = Self.nearest(to: key, in: snapshot)
+                found = Self.nearest(to: key, in: snapshot, names: names ?? graph?.containerNames() ?? [:])
                 self.snapshot = nil
             }
             return found
         }
     }
 
-    private static func nearest(to key: LookupKey, in snapshot: IndexSnapshot) -> [String] {
+    private static func nearest(to key: LookupKey, in snapshot: IndexSnapshot, names: [ObjectIdentifier: String]) -> [String] {
         var found: [String] = []
         for entry in snapshot.entries {
             let record = entry.record
+            let summary = summary(of: entry, names)
             switch (key, record.locator.kind) {
             case (.type(let type), .name(let name)) where record.producedType == type:
-                found.append("\(record.summary) — inject it with inject(byName: \"\(name)\")")
+                found.append("\(summary) — inject it with inject(byName: \"\(name)\")")
             case (.type(let type), .value(let value)) where record.producedType == type:
-                found.append("\(record.summary) — inject it with inject(byValue: \(value.base))")
+                found.append("\(summary) — inject it with inject(byValue: \(value.base))")
             case (.type(let type), .type(let types)):
                 if types.contains(where: { isCloseSpelling($0.description, type.description) }) {
-                    found.append(record.summary)
+                    found.append(summary)
                 }
             case (.name(let name), .name(let other)) where isCloseSpelling(name, other):
-                found.append(record.summary)
+                found.append(summary)
             case (.value(let value), .value(let other))
             where type(of: value.base) == type(of: other.base) || isCloseSpelling("\(value.base)", "\(other.base)"):
-                found.append(record.summary)
+                found.append(summary)
             default:
                 continue
             }

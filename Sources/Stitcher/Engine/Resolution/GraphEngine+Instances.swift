@@ -208,7 +208,7 @@ extension GraphEngine {
             // closure would cost a deep resolution a stack frame per level.
             let instance =
                 if let observer {
-                    try observer.instantiate(instantiation(of: record, parent: parent)) {
+                    try observer.instantiate(instantiation(of: entry, parent: parent)) {
                         record.finish(try record.make(parameters ?? .none))
                     }
                 } else {
@@ -225,8 +225,11 @@ extension GraphEngine {
     }
 
     /// What an observer's `instantiate` hook is told about a factory about to run.
-    func instantiation(of record: RegistrationRecord, parent: RegistrationRecord?) -> DependencyGraphEvent.Instantiation {
-        .init(dependency: record.locator.context, scope: record.scope, parent: parent?.locator.context, isAsync: record.isAsync)
+    func instantiation(of entry: IndexEntry, parent: RegistrationRecord?) -> DependencyGraphEvent.Instantiation {
+        let record = entry.record
+        return .init(
+            dependency: record.locator.context, scope: record.scope, parent: parent?.locator.context, isAsync: record.isAsync,
+            container: containerName(of: entry))
     }
 
     /// The error a factory's failure reaches the caller as (the frame of `record` is still
