@@ -99,7 +99,7 @@ final class AuditTrail: @unchecked Sendable {
 
 let featureFlags = (audit: true, experimentalPricing: false)
 
-let container = DependencyContainer {
+let container = DependencyContainer(name: "Orders") {
     Dependency { SystemClock() }.conforms(to: Clock.self)
     Dependency { Logger() }.scope(.singleton)
     Dependency { Cache(region: .orders) }.associated(with: CacheRegion.orders).scope(.singleton)
@@ -135,7 +135,7 @@ DependencyGraph.activate(container)
 // One dependency scope per request: its container provides the request's id; its
 // transaction is built once for the request and torn down when the scope ends.
 for requestID in [7, 8, 7] {
-    try DependencyGraph.withScope(DependencyContainer { Dependency { RequestID(value: requestID) } }) {
+    try DependencyGraph.withScope(DependencyContainer(name: "Request") { Dependency { RequestID(value: requestID) } }) {
         let handler: OrderRequestHandler = try DependencyGraph.inject()
         let sameTransaction: RequestTransaction = try DependencyGraph.inject()
         print("request \(requestID): \(handler.handle()), one transaction: \(handler.transaction === sameTransaction)")
@@ -173,7 +173,7 @@ do {
 }
 
 // Verified inside a request's scope, whose container provides the request's id.
-let requestScope = DependencyContainer { Dependency { RequestID(value: 0) } }
+let requestScope = DependencyContainer(name: "Request") { Dependency { RequestID(value: 0) } }
 print("Verifying the graph of a request:")
 try DependencyGraph.withScope(requestScope) {
     print(DependencyGraph.verificationReport().description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))

@@ -42,6 +42,15 @@ struct NamedContainerTests {
         #expect(DependencyGraph.export(.mermaid).contains("subgraph c2[\"Gateways\"]"))
     }
 
+    /// A dependency scope's own container shows beside the graph's.
+    @Test func aScopesContainerIsNamedBesideTheGraphs() throws {
+        DependencyGraph.activate(DependencyContainer(name: "App") { Dependency { Gateway() } })
+        let names = try DependencyGraph.withScope(DependencyContainer(name: "Request") { Dependency { Clock() } }) {
+            DependencyGraph.activeRegistrations.map(\.container)
+        }
+        #expect(names == ["App", "Request"])
+    }
+
     @Test func errorsNameTheContainersOfWhatTheyList() {
         DependencyGraph.activate(DependencyContainer(name: "Disk") { Dependency { DiskStore() }.conforms(to: Store.self) })
         DependencyGraph.activate(DependencyContainer(name: "Memory") { Dependency { MemoryStore() }.conforms(to: Store.self) })

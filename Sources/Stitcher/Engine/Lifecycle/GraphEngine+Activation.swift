@@ -147,13 +147,18 @@ extension GraphEngine {
         }
     }
 
-    /// The name of the active container that registers `entry` (empty once it is deactivated).
+    /// The name of the active container that registers `entry`, in this graph or the graphs
+    /// it is layered over (empty once it is deactivated).
     func containerName(of entry: IndexEntry) -> String {
-        lock.withLock { active.first { ObjectIdentifier($0) == entry.owner }?.container.name } ?? ""
+        let own = lock.withLock { active.first { ObjectIdentifier($0) == entry.owner }?.container.name }
+        return own ?? parent?.containerName(of: entry) ?? ""
     }
 
-    /// The names of the active containers, by the identity their entries name as their owner.
+    /// The names of the active containers, in this graph and the graphs it is layered over (a
+    /// dependency scope's overlay shows its parent's entries), by the identity their entries
+    /// name as their owner.
     func containerNames() -> [ObjectIdentifier: String] {
-        lock.withLock { Dictionary(active.map { (ObjectIdentifier($0), $0.container.name) }, uniquingKeysWith: { first, _ in first }) }
+        let own = lock.withLock { active.map { (ObjectIdentifier($0), $0.container.name) } }
+        return (parent?.containerNames() ?? [:]).merging(own, uniquingKeysWith: { _, overlay in overlay })
     }
 }
