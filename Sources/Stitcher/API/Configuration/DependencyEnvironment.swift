@@ -72,7 +72,7 @@ public struct DependencyEnvironment: Sendable, Equatable, CustomStringConvertibl
     public static var isDebugBuild: Bool { current.isDebugBuild }
 
     /// Whether the process was launched with `argument` (`-UITests`, `--mock-network`).
-    public static func hasArgument(_ argument: String) -> Bool { current.arguments.dropFirst().contains(argument) }
+    public static func hasArgument(_ argument: String) -> Bool { Condition.argument(argument).holdsNow }
 
     /// The value of the environment variable `name`, if set.
     public static func value(of name: String) -> String? { current.variables[name] }

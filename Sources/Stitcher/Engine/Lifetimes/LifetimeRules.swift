@@ -1,12 +1,11 @@
 /// Everything one ``InstanceLifetime`` decides: how an instance is reached (synchronously
 /// and from asynchronous code), what the index's direct path may read without asking, and
 /// the facts verification, activation and inspection ask about it. One conforming type per
-/// lifetime; `InstanceLifetime.rules` is the switch that names them (`instance` beside it
-/// repeats it, dispatched statically, for the lookups that build).
+/// lifetime; `InstanceLifetime.rules` is the one switch that names them.
 ///
 /// Adding a lifetime is a case of `InstanceLifetime` (and the `DependencyScope` that maps
-/// to it), one type conforming to this protocol, and its line in `rules` and `instance`
-/// (the compiler points at each). Nothing else switches on a lifetime: the direct path answers
+/// to it), one type conforming to this protocol, and its line in `rules` (the compiler
+/// points at it). Nothing else switches on a lifetime: the direct path answers
 /// a new lifetime's lookups through the general path (`directKind` is `.none` by default)
 /// until a direct kind is worth adding. CONTRIBUTING.md walks through it.
 protocol LifetimeRules {
@@ -66,7 +65,7 @@ extension LifetimeRules {
 }
 
 extension InstanceLifetime {
-    /// The rules of this lifetime: the switch that names each lifetime's type (see `instance`).
+    /// The rules of this lifetime: the one switch that names each lifetime's type.
     @inline(__always)
     var rules: any LifetimeRules.Type {
         switch self {
@@ -74,24 +73,6 @@ extension InstanceLifetime {
         case .shared: SharedLifetime.self
         case .published: PublishedLifetime.self
         case .scoped: ScopedLifetime.self
-        }
-    }
-
-    /// `rules.instance(of:in:_:_:)`, called without going through the metatype: every
-    /// injection the direct path cannot answer inline comes here (a transient with
-    /// parameters, a first build), and a call through the protocol's witness cost row 5 of
-    /// `Profile ratios` (a transient with an `Int`) 6%. The same types as `rules`, in the
-    /// same order; the compiler asks for a new lifetime's line in both. Outlined: the direct
-    /// path, inlined into every lookup, only calls it.
-    @inline(never)
-    func instance(
-        of entry: Unmanaged<IndexEntry>, in graph: GraphEngine, _ arguments: InjectionArguments, _ state: ThreadState
-    ) throws -> AnyObject {
-        switch self {
-        case .transient: try TransientLifetime.instance(of: entry, in: graph, arguments, state)
-        case .shared: try SharedLifetime.instance(of: entry, in: graph, arguments, state)
-        case .published: try PublishedLifetime.instance(of: entry, in: graph, arguments, state)
-        case .scoped: try ScopedLifetime.instance(of: entry, in: graph, arguments, state)
         }
     }
 

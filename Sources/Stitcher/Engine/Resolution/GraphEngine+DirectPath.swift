@@ -113,7 +113,7 @@ extension GraphEngine {
             }
             // A first creation, or an instance per parameter values: as the lifetime's rules
             // say (which hold the entry if they use it after the factory returns).
-            return try entry.record.lifetime.instance(of: unretained, in: self, arguments, state)
+            return try entry.record.lifetime.rules.instance(of: unretained, in: self, arguments, state)
         }
     }
 

@@ -7,7 +7,7 @@ extension GraphEngine {
     /// Returns the stored instance of `entry` or builds one, as its lifetime's rules say.
     @inline(__always)
     func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
-        try entry.record.lifetime.instance(of: .passUnretained(entry), in: self, arguments, state)
+        try entry.record.lifetime.rules.instance(of: .passUnretained(entry), in: self, arguments, state)
     }
 
     /// The instance `entry` keeps for `arguments`, built once if there is none.
