@@ -1,3 +1,4 @@
+import Foundation
 import StitcherMacros
 import StitcherTesting
 import Testing
@@ -64,6 +65,19 @@ final class SessionReporter: Sendable {
     init(session: NetworkingSession) { self.session = session }
 }
 
+/// Takes its session later: `@InjectedParameters` injects a `Lazy` and a `Provider` as it
+/// injects any other parameter.
+final class DeferredReporter {
+    let session: Lazy<NetworkingSession>
+    let makeClock: Provider<Clock>
+
+    @InjectedParameters
+    init(session: Lazy<NetworkingSession>, makeClock: Provider<Clock>) {
+        self.session = session
+        self.makeClock = makeClock
+    }
+}
+
 /// Its host is injected by name: `verify()` checks that name.
 @Registerable
 final class HostReporter: Sendable {
@@ -113,6 +127,22 @@ struct MacroEndToEndTests {
         #expect(model.clock.offset == 3)
         #expect(try model.upload(file: "a.txt") == "a.txt@example.org")
         #expect(UploadViewModel.describe() == "primary.example.org")
+    }
+
+    @Test func injectedParametersTakeLazyAndProvider() throws {
+        let builds = Flag(false)
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> NetworkingSession in
+                    builds.isOn = true
+                    return NetworkingSession(host: "later.example")
+                }
+                Dependency { Clock(offset: 1) }
+            })
+        let reporter = DeferredReporter()
+        #expect(!builds.isOn)
+        #expect(try reporter.session.value.host == "later.example" && builds.isOn)
+        #expect(try reporter.makeClock().offset == 1)
     }
 
     @Test func verifyChecksWhatARegisterableTypeInjects() throws {
@@ -213,5 +243,16 @@ struct MacroEndToEndTests {
         #expect(count == 5)
         let again = try await MainActor.run { try DependencyGraph.inject() as BadgeModel }
         #expect(again === model)
+    }
+}
+
+/// A flag set from a factory, read by the test.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: Bool
+    init(_ state: Bool) { self.state = state }
+    var isOn: Bool {
+        get { lock.withLock { state } }
+        set { lock.withLock { state = newValue } }
     }
 }

@@ -15,7 +15,8 @@ extension DependencyGraph {
     /// A text picture of the current graph: one node per active registration (its locator,
     /// parameter and instance types, scope, container, and whether it is asynchronous,
     /// isolated to the main actor or eager), an edge per dependency (declared ones solid,
-    /// observed ones dashed), what ``verify(_:)`` finds in red (notes in amber), and a dashed
+    /// observed ones dashed, deferred ones through a ``Lazy`` or ``Provider`` dotted and
+    /// ending in a circle), what ``verify(_:)`` finds in red (notes in amber), and a dashed
     /// red node for each declared dependency that nothing registers.
     ///
     /// Observed edges come from a ``DependencyEdgeRecorder``: the graph's observer, or the

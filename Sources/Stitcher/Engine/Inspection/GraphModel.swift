@@ -39,6 +39,9 @@ struct GraphModel {
     let nodes: [Node]
     /// Declared edges, in the order of the nodes and of their declarations.
     private(set) var declared: [Edge] = []
+    /// Declared edges through a `Lazy` or `Provider`: resolved after the build that injects
+    /// them, so neither part of a cycle nor a successor.
+    private(set) var deferred: [Edge] = []
     /// Observed edges that no declaration shows, in the order of the nodes.
     private(set) var observed: [Edge] = []
     private(set) var unanswered: [Unanswered] = []
@@ -63,8 +66,12 @@ struct GraphModel {
         let position = { (entry: IndexEntry) in positions[ObjectIdentifier(entry)]! }
         for (index, node) in nodes.enumerated() {
             for requested in node.record.declaredDependencies {
-                switch Self.answer(requested, in: snapshot, position: position) {
-                case .targets(let targets):
+                switch Self.answer(requested.key, requested.type, in: snapshot, position: position) {
+                case .targets(let targets, isDeferred: true):
+                    for target in targets where !deferred.contains(Edge(from: index, to: target)) {
+                        deferred.append(Edge(from: index, to: target))
+                    }
+                case .targets(let targets, isDeferred: false):
                     // A node declares a few dependencies: a linear check beats hashing.
                     for target in targets where !successors[index].contains(target) {
                         declared.append(Edge(from: index, to: target))
@@ -94,39 +101,46 @@ struct GraphModel {
     }
 
     private enum Answer {
-        /// The nodes that answer (none for an absent optional dependency).
-        case targets([Int])
+        /// The nodes that answer (none for an absent optional dependency), and whether they
+        /// are reached later, through a `Lazy` or `Provider`.
+        case targets([Int], isDeferred: Bool)
         /// Why no node answers a request located by `key` for the type `type` (the element
-        /// type, for an Optional).
+        /// type, for a wrapper).
         case unanswered(LookupKey, TypeKey, Unanswered.Reason)
     }
 
-    /// What answers a declared dependency, injected without parameters as an autowired
-    /// initializer injects it; an injection follows the same steps (`resolveSlowly`).
+    /// What answers a dependency on `type` located by `key`, injected without parameters as
+    /// an autowired initializer injects it; an injection follows the same steps
+    /// (`resolveSlowly`), unwrapping wrappers one level at a time (`Lazy<[any Plugin]>`).
     private static func answer(
-        _ requested: DeclaredDependency, in snapshot: IndexSnapshot, position: (IndexEntry) -> Int
+        _ key: LookupKey, _ type: TypeKey, in snapshot: IndexSnapshot, position: (IndexEntry) -> Int
     ) -> Answer {
         let accepts = { (record: RegistrationRecord) in !record.takesParameters }
-        func single(_ key: LookupKey, _ type: TypeKey, _ candidates: [IndexEntry]) -> Answer? {
-            switch RequestAnswer(key, candidates, accepts: accepts) {
-            case .entry(let entry): .targets([position(entry)])
-            case .parameterMismatch: .unanswered(key, type, .parameterMismatch(candidates.map(position)))
-            case .ambiguous(let matching): .unanswered(key, type, .ambiguous(matching.map(position)))
-            case .nothing: nil
-            }
+        let candidates = snapshot.entries(for: key)?.entries ?? []
+        switch RequestAnswer(key, candidates, accepts: accepts) {
+        case .entry(let entry): return .targets([position(entry)], isDeferred: false)
+        case .parameterMismatch: return .unanswered(key, type, .parameterMismatch(candidates.map(position)))
+        case .ambiguous(let matching): return .unanswered(key, type, .ambiguous(matching.map(position)))
+        case .nothing: break
         }
-        let key = requested.key
-        if let answer = single(key, requested.type, snapshot.entries(for: key)?.entries ?? []) { return answer }
-        // Nothing under the key itself: an Optional or a collection stands for its element.
-        guard let wrapper = requested.type.type as? any InjectableWrapper.Type else {
-            return .unanswered(key, requested.type, .missing)
+        // Nothing under the key itself: a wrapper stands for its element.
+        guard let wrapper = type.type as? any InjectableWrapper.Type else { return .unanswered(key, type, .missing) }
+        let (element, kind) = wrapper.wrappedRequest
+        let elementKey: LookupKey = if case .type = key { .type(element) } else { key }
+        switch kind {
+        case .collection:
+            let elements = snapshot.entries(for: elementKey)?.entries ?? []
+            return .targets(elements.filter { accepts($0.record) }.map(position), isDeferred: false)
+        case .optional:
+            // An absent optional dependency is nil.
+            let answer = answer(elementKey, element, in: snapshot, position: position)
+            if case .unanswered(_, _, .missing) = answer { return .targets([], isDeferred: false) }
+            return answer
+        case .deferred:
+            let answer = answer(elementKey, element, in: snapshot, position: position)
+            if case .targets(let targets, _) = answer { return .targets(targets, isDeferred: true) }
+            return answer
         }
-        let element = wrapper.wrappedRequest
-        let elementKey: LookupKey = if case .type = key { .type(element.element) } else { key }
-        let elements = snapshot.entries(for: elementKey)?.entries ?? []
-        if element.takesEveryMatch { return .targets(elements.filter { accepts($0.record) }.map(position)) }
-        // An absent optional dependency is nil.
-        return single(elementKey, element.element, elements) ?? .targets([])
     }
 
     /// How problems and pictures name a node: its summary and container.

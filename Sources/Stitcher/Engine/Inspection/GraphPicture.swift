@@ -1,7 +1,8 @@
 /// A text picture of a graph model, for Graphviz (DOT) or Mermaid: a node per registration,
-/// in a subgraph per container (named as the container is), declared edges solid, observed edges dashed, the registrations and edges in a problem in
-/// red (in a note, amber), and a dashed red node for each declared dependency that nothing
-/// registers.
+/// in a subgraph per container (named as the container is), declared edges solid, observed
+/// edges dashed, deferred ones (`Lazy`, `Provider`) dotted with a circle, the registrations
+/// and edges in a problem in red (in a note, amber), and a dashed red node for each declared
+/// dependency that nothing registers.
 struct GraphPicture {
     let model: GraphModel
     let findings: [GraphProblem]
@@ -87,6 +88,8 @@ struct GraphPicture {
         }
         for edge in model.declared { lines.append("  n\(edge.from) -> n\(edge.to)\(dotAttributes(edges[edge], dashed: false));") }
         for edge in model.observed { lines.append("  n\(edge.from) -> n\(edge.to)\(dotAttributes(edges[edge], dashed: true));") }
+        // Resolved later, through a Lazy or Provider: dotted, with an open circle at its end.
+        for edge in model.deferred { lines.append("  n\(edge.from) -> n\(edge.to) [style=dotted, arrowhead=odot];") }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -126,6 +129,7 @@ struct GraphPicture {
         }
         for edge in model.declared { add("  n\(edge.from) --> n\(edge.to)", edges[edge]) }
         for edge in model.observed { add("  n\(edge.from) -.-> n\(edge.to)", edges[edge]) }
+        for edge in model.deferred { add("  n\(edge.from) --o n\(edge.to)", nil) }
         lines.append("  classDef problem stroke:#c62828,stroke-width:2px,color:#c62828")
         lines.append("  classDef note stroke:#ef8f00,stroke-width:2px")
         lines.append("  classDef missing stroke:#c62828,stroke-width:2px,stroke-dasharray:4 3,color:#c62828")

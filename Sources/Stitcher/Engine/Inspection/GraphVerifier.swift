@@ -85,7 +85,7 @@ struct GraphVerifier {
                 .dependencyCycle, in: model, node: start, path: path, involving: component,
                 message: "Dependencies depend on each other in a cycle: \(names).",
                 fix: "To fix this, break the cycle: move what they share into a dependency of its own, or have one of "
-                    + "them inject the other when first used (an @Injected property read later) instead of when built.")
+                    + "them take the other as a Lazy or Provider (resolved when first used, not when built).")
         }
     }
 

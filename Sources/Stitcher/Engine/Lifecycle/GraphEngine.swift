@@ -48,6 +48,9 @@ final class GraphEngine: @unchecked Sendable {
     /// For the process-wide graph of an app that declares one: the activation of its
     /// default container, on the graph's first use.
     let defaults: DefaultContainerActivation?
+    /// Set when the graph ends (the last context of a held graph goes, a child graph is
+    /// ended): what a `Lazy` or `Provider` injected from it checks before resolving.
+    let ended = ManagedAtomic<Bool>(false)
 
     /// Generations are unique across every graph, so a thread's snapshot cache can tell
     /// graphs apart by generation alone.

@@ -127,6 +127,9 @@ final class ScopeStore: @unchecked Sendable {
         return index
     }
 
+    /// Whether the scope has ended (read under its lock).
+    var hasEnded: Bool { lock.withLock { isClosed } }
+
     /// Ends the scope: no injection is served any more, and every instance it kept is
     /// released when the caller lets the returned slots go, after their teardowns.
     func close() -> ClosedScope {

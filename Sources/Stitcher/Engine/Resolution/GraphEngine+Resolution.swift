@@ -40,27 +40,39 @@ extension GraphEngine {
         _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
     ) throws -> D {
         if let entry = list?.single, entry.record.accepts(arguments) {
-            let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
-            let record = entry.record
-            if record.producedType.id == ObjectIdentifier(D.self) {
-                return record.storesObjects
-                    ? unsafeBitCast(instance, to: D.self)
-                    : unsafeDowncast(instance, to: TypedBox<D>.self).value
+            guard entry.record.producedType.id == ObjectIdentifier(D.self) else {
+                return try convert(entry, key(), arguments, state)
             }
-            return try convert(entry, instance, key(), arguments)
+            let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
+            return entry.record.storesObjects
+                ? unsafeBitCast(instance, to: D.self)
+                : unsafeDowncast(instance, to: TypedBox<D>.self).value
         }
         return try resolveSlowly(key(), arguments, list?.entries ?? [], state)
     }
 
-    /// An instance whose type is not exactly `D`, cast to it.
-    private func convert<D>(_ entry: IndexEntry, _ instance: AnyObject, _ key: LookupKey, _ arguments: InjectionArguments) throws -> D {
+    /// The instance of `entry`, whose type is not exactly `D`, cast to it (unless a `Lazy`
+    /// or `Provider` was asked for by name or value: made without building anything).
+    private func convert<D>(_ entry: IndexEntry, _ key: LookupKey, _ arguments: InjectionArguments, _ state: ThreadState) throws -> D {
+        if let deferred = try deferredByLocator(key, arguments, as: D.self) { return deferred }
+        let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)
         if let value = entry.record.cast(instance, to: D.self) { return value }
         return try mismatch(entry, instance, key, arguments)
+    }
+
+    /// A `Lazy` or `Provider` asked for by name or value (a type key finds none registered
+    /// under the wrapper's own type, and reaches the wrapper when nothing answers): made
+    /// before anything under the key is built. Nil for any other `D`.
+    @inline(never)
+    private func deferredByLocator<D>(_ key: LookupKey, _ arguments: InjectionArguments, as _: D.Type) throws -> D? {
+        guard !key.isType, let deferred = D.self as? any DeferredInjection.Type else { return nil }
+        return try deferred.resolveWrapped(in: self, key: key, arguments: arguments) as? D
     }
 
     private func resolveSlowly<D>(
         _ key: LookupKey, _ arguments: InjectionArguments, _ candidates: [IndexEntry], _ state: ThreadState
     ) throws -> D {
+        if let deferred = try deferredByLocator(key, arguments, as: D.self) { return deferred }
         switch RequestAnswer(key, candidates, accepts: { $0.accepts(arguments) }) {
         case .entry(let entry):
             let instance = try entry.publishedInstance(state.hazard) ?? instance(of: entry, arguments, state)

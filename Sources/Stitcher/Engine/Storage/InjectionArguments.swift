@@ -99,6 +99,19 @@ struct StoredArguments: @unchecked Sendable {
         pack = InjectionArguments.isEmptyList(repeat (each P).self) ? nil : ArgumentPack(repeat each parameters)
     }
 
+    /// A copy of borrowed `arguments`, kept after the injection that passed them returns
+    /// (by a `Lazy` or `Provider` it injected).
+    init(copying arguments: InjectionArguments) {
+        guard let packType = arguments.packType, let values = arguments.values else {
+            pack = nil
+            return
+        }
+        pack = packType.copy(of: values)
+    }
+
+    /// Whether parameters are kept.
+    var isEmpty: Bool { pack == nil }
+
     /// Runs `body` with the values borrowed from this storage.
     func withArguments<R>(_ body: (InjectionArguments) throws -> R) rethrows -> R {
         guard let pack else { return try body(.none) }
@@ -121,6 +134,8 @@ class AnyArgumentPack: @unchecked Sendable {
     var arguments: InjectionArguments { .none }
     class var types: [TypeKey] { [] }
     class func key(of values: UnsafeRawPointer) -> ArgumentKey? { .empty }
+    /// A pack holding a copy of the values at `values`.
+    class func copy(of values: UnsafeRawPointer) -> AnyArgumentPack { AnyArgumentPack() }
     /// A hash of the values at `values`, for telling resolution steps apart: their key's;
     /// values that cannot be compared (not `Hashable`) are told apart by where this
     /// injection keeps them, never taken for the same parameters as another injection's.
@@ -151,6 +166,11 @@ final class ArgumentPack<each P>: AnyArgumentPack, @unchecked Sendable {
 
     override var arguments: InjectionArguments {
         InjectionArguments(packType: ArgumentPack<repeat each P>.self, values: UnsafeRawPointer(storage))
+    }
+
+    override class func copy(of values: UnsafeRawPointer) -> AnyArgumentPack {
+        let values = values.assumingMemoryBound(to: (repeat each P).self).pointee
+        return ArgumentPack(repeat each values)
     }
 
     override class var types: [TypeKey] {
