@@ -63,8 +63,9 @@ public final class DependencyLogger: DependencyGraphObserver {
 
     public func didTearDown(_ event: DependencyGraphEvent.Teardown) {
         guard let error = event.error else { return }
-        logger.warning(
-            "Teardown of \(event.dependency) failed", metadata: ["stitcher.scope_id": "\(event.scopeID)", "stitcher.error": "\(error)"])
+        var metadata: Logger.Metadata = ["stitcher.error": "\(error)"]
+        if let scope = event.scopeID { metadata["stitcher.scope_id"] = "\(scope)" }
+        logger.warning("Teardown of \(event.dependency) failed", metadata: metadata)
     }
 
     /// A duration in milliseconds, to the microsecond.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An injection of a `.scoped` dependency that no open scope can serve, or that would make
-/// a longer-lived instance hold it.
+/// a longer-lived instance hold it; or of a child graph's dependency by what a parent graph
+/// stores.
 ///
 /// ```swift
 /// do {
@@ -22,6 +23,10 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         /// `.scoped` dependency, directly or through `.instance` dependencies: it would keep
         /// the scope's instance after the scope ends (a captive dependency).
         case captiveDependency(holder: InjectionError.DependencyContext, holderScope: String)
+        /// A dependency a parent graph stores (`holder`, kept as `holderScope`) injects one
+        /// that only a child graph registers (``DependencyGraph/Context/child()``): the
+        /// parent's instance would keep the child's after the child ends.
+        case capturesChildDependency(holder: InjectionError.DependencyContext, holderScope: String)
         /// The registration keeps its instances by parameter values (it is not `.instance`),
         /// and parameters of these types were given, not all `Hashable`.
         case unhashableParameters(types: [String])
@@ -43,6 +48,9 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         case .captiveDependency(let holder, let holderScope):
             "\(holder) is .\(holderScope) and injects \(requested), which is .scoped: "
                 + "it would keep one scope's instance after that scope ends."
+        case .capturesChildDependency(let holder, let holderScope):
+            "\(holder) is .\(holderScope) in a parent graph and injects \(requested), which only a child graph "
+                + "registers: the parent's instance would keep the child's after the child graph ends."
         case .unhashableParameters(let types):
             "\(requested) keeps an instance per parameter values, and its parameters (\(types.joined(separator: ", "))) "
                 + "are not all Hashable, so equal values cannot be found again."
@@ -66,6 +74,9 @@ public struct DependencyScopeError: Error, CustomStringConvertible, LocalizedErr
         case .captiveDependency(let holder, _):
             "To fix this, make \(holder) `.scoped` or `.instance` too, or have it inject a factory "
                 + "(a closure calling `DependencyGraph.inject`) and call it within each scope."
+        case .capturesChildDependency(let holder, _):
+            "To fix this, register \(holder) in the child graph (one instance per child), make it `.instance`, "
+                + "or register \(requested) in the parent graph too."
         case .unhashableParameters:
             "To fix this, give it the `.instance` scope (a new instance per injection, any parameters), or make "
                 + "the parameter types Hashable (a class can compare by identity: `ObjectIdentifier(self)`)."

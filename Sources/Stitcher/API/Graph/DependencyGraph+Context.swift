@@ -155,7 +155,8 @@ extension DependencyGraph {
     }
 }
 
-/// Owns a graph made by `Context.isolated()`: ends it when the last context holding it goes.
+/// Owns a graph made by `Context.isolated()` or `Context.child()`: ends it when the last
+/// context holding it goes.
 final class HeldGraph: Sendable {
     let graph: GraphEngine
 
@@ -164,5 +165,5 @@ final class HeldGraph: Sendable {
         graph.heldBy = self
     }
 
-    deinit { graph.deactivateAll() }
+    deinit { graph.end() }
 }

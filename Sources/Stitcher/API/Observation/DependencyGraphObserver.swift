@@ -116,12 +116,13 @@ public enum DependencyGraphEvent {
         public let instanceCount: Int
     }
 
-    /// An instance of an ending scope was torn down.
+    /// An instance of an ending scope, or of an ending graph, was torn down.
     public struct Teardown: @unchecked Sendable {
         /// The dependency torn down.
         public let dependency: InjectionError.DependencyContext
-        /// The scope that ended.
-        public let scopeID: Int
+        /// The scope that ended; nil when the graph itself ended (a child graph, or a graph
+        /// made by `DependencyGraph.Context.isolated()`) and tore down what it stored.
+        public let scopeID: Int?
         /// What its teardown threw; nil when it succeeded.
         public let error: (any Error)?
     }

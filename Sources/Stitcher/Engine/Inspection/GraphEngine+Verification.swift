@@ -5,8 +5,12 @@ extension GraphEngine {
     func inspection(_ options: DependencyGraph.VerificationOptions) -> (model: GraphModel, findings: [GraphProblem]) {
         let snapshot = snapshot()
         let recorder = options.observations ?? settings.observer?.edgeRecorder
-        let model = GraphModel(snapshot, names: containerNames(), observations: recorder.map { [$0] } ?? [])
-        return (model, GraphVerifier(model: model, snapshot: snapshot).findings())
+        // A child graph is checked with its ancestry: its index lists the ancestors' entries,
+        // and what they store is built from the parent's index.
+        let own = isChild ? lock.withLock { Set(active.map(ObjectIdentifier.init)) } : nil
+        let parentSnapshot = isChild ? parent.map { parent in parent.lock.withLock { parent.current } } : nil
+        let model = GraphModel(snapshot, names: containerNames(), observations: recorder.map { [$0] } ?? [], own: own)
+        return (model, GraphVerifier(model: model, snapshot: snapshot, parentSnapshot: parentSnapshot).findings())
     }
 
     /// What `verify()` reports: the verifier's findings, and with `instantiatesFactories`,

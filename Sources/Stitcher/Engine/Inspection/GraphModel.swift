@@ -49,10 +49,17 @@ struct GraphModel {
     private(set) var unscoped: [Int] = []
     /// For each node, the nodes it depends on (declared and observed), without repeats.
     private(set) var successors: [[Int]]
+    /// In a child graph's model: the nodes its ancestors registered (empty otherwise).
+    private(set) var inherited: Set<Int> = []
 
     /// - Parameter names: the names of the active containers, by the identity their entries
     ///   name as their owner (`GraphEngine.containerNames()`).
-    init(_ snapshot: IndexSnapshot, names: [ObjectIdentifier: String], observations recorders: [DependencyEdgeRecorder]) {
+    /// - Parameter own: in a child graph, its own containers' identities (the rest of the
+    ///   nodes are inherited); nil for any other graph.
+    init(
+        _ snapshot: IndexSnapshot, names: [ObjectIdentifier: String], observations recorders: [DependencyEdgeRecorder],
+        own: Set<ObjectIdentifier>? = nil
+    ) {
         var containers: [ObjectIdentifier: Int] = [:]
         nodes = snapshot.entries.map { entry in
             if containers[entry.owner] == nil { containers[entry.owner] = containers.count + 1 }
@@ -60,6 +67,7 @@ struct GraphModel {
             return Node(entry: entry, container: number, containerName: names[entry.owner] ?? "container \(number)")
         }
         successors = Array(repeating: [], count: nodes.count)
+        if let own { inherited = Set(nodes.indices.filter { [nodes] in !own.contains(nodes[$0].entry.owner) }) }
         var positions: [ObjectIdentifier: Int] = [:]
         positions.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() { positions[ObjectIdentifier(node.entry)] = index }

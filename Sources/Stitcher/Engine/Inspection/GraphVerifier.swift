@@ -7,6 +7,9 @@
 struct GraphVerifier {
     let model: GraphModel
     let snapshot: IndexSnapshot
+    /// For a child graph: its parent's index, where the instances the ancestors store are
+    /// built (`GraphEngine+Children`).
+    var parentSnapshot: IndexSnapshot? = nil
 
     /// The names of the model's containers, by the identity their entries name as owner.
     private var containerNames: [ObjectIdentifier: String] {
@@ -15,7 +18,9 @@ struct GraphVerifier {
 
     /// Every problem and note, in the order of the registrations they were found in.
     func findings() -> [GraphProblem] {
-        var found = unansweredDependencies() + asynchronousDependencies() + cycles() + heldDependencies() + unscoped()
+        var found =
+            unansweredDependencies() + asynchronousDependencies() + cycles() + heldDependencies() + unscoped()
+            + childDependenciesCaptured()
         // Stable: problems of one registration keep the order of their kinds.
         found = found.enumerated().sorted { ($0.element.nodes[0], $0.offset) < ($1.element.nodes[0], $1.offset) }.map(\.element)
         return found
@@ -161,6 +166,52 @@ struct GraphVerifier {
             }
         }
         return found
+    }
+
+    /// In a child graph: what an ancestor stores (built in the ancestor) reaching, directly or
+    /// through the transient dependencies it builds, a registration only the child has.
+    private func childDependenciesCaptured() -> [GraphProblem] {
+        guard let parentSnapshot, !model.inherited.isEmpty else { return [] }
+        var found: [GraphProblem] = []
+        for holder in model.inherited.sorted() where model.nodes[holder].record.lifetime.entryKeeps != nil {
+            var previous: [Int: Int] = [holder: holder]
+            var queue = [holder]
+            while let node = queue.popLast() {
+                for next in model.successors[node] where previous[next] == nil {
+                    previous[next] = node
+                    let record = model.nodes[next].record
+                    if model.inherited.contains(next) {
+                        if !record.lifetime.storesInstances { queue.append(next) }
+                        continue
+                    }
+                    // The child overrides what the parent registers: the parent's is used.
+                    if Self.answers(parentSnapshot, record.locator) { continue }
+                    var path = [next]
+                    while path.last != holder { path.append(previous[path.last!]!) }
+                    let holderRecord = model.nodes[holder].record
+                    let name = holderRecord.locator.context
+                    let held = record.locator.context
+                    found.append(
+                        GraphProblem(
+                            .captiveDependency, in: model, node: holder, requested: held, path: path.reversed(),
+                            message: "\(name) (\(holderRecord.scope)) is registered in a parent graph and depends on \(held), which "
+                                + "only this child graph registers: building it throws DependencyScopeError, since it would keep "
+                                + "the child's instance after the child ends.",
+                            fix: "To fix this, register \(name) in the child graph, make it .instance, or register \(held) in "
+                                + "the parent graph too."))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Whether `snapshot` registers anything under `locator` (any of its types).
+    private static func answers(_ snapshot: IndexSnapshot, _ locator: DependencyLocator) -> Bool {
+        switch locator.kind {
+        case .type(let types): types.contains { snapshot.entries(ofType: $0.id) != nil }
+        case .name(let name): snapshot.entries(named: name) != nil
+        case .value(let value): snapshot.entries(for: value) != nil
+        }
     }
 
     /// `.scoped` dependencies an observer saw injected while no scope was open.

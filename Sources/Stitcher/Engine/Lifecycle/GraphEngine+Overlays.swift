@@ -19,12 +19,21 @@ extension GraphEngine {
         return entries
     }
 
-    /// Sends this overlay's lookups to the slow path until it merges the parent's new index.
+    /// Sends this overlay's lookups to the slow path until it merges the parent's new index,
+    /// and tells the graphs layered over it in turn (a child graph's own children).
     func parentDidPublish() {
-        lock.withLock {
+        let overlays = lock.withLock {
             parentChanged = true
             publishedGeneration.store(Self.generations.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .releasing)
+            return self.overlays
         }
+        for overlay in overlays { overlay.parentDidPublish() }
+    }
+
+    /// Merges what the graphs this one is layered over published since it last did, so that
+    /// a graph layered over this one reads its current entries (`lockedEntries()`).
+    func refreshIfStale() {
+        if lock.withLock({ !invalidated.isEmpty || parentChanged }) { _ = snapshot() }
     }
 
     /// A graph for a dependency scope given `container`: layered over this one, which tells it

@@ -36,9 +36,12 @@ final class GraphEngine: @unchecked Sendable {
     let settings: GraphSettings
     /// What keeps a graph made by `Context.isolated()` alive (weak: it owns the graph).
     weak var heldBy: HeldGraph?
-    /// For the graph of a dependency scope given a container: the graph it is layered over,
-    /// whose registrations it shows except those its own containers override.
+    /// For the graph of a dependency scope given a container, or a child graph: the graph it
+    /// is layered over, whose registrations it shows except those its own containers override.
     let parent: GraphEngine?
+    /// Whether this is a child graph (`Context.child()`), which builds the instances its
+    /// ancestors store in the ancestor that registers them (`GraphEngine+Children`).
+    let isChild: Bool
     /// Scope graphs layered over this one, told when it publishes a new index.
     var overlays: [GraphEngine] = []
     /// Whether the parent published an index this graph has not merged yet.
@@ -56,9 +59,13 @@ final class GraphEngine: @unchecked Sendable {
     /// graphs apart by generation alone.
     static let generations = ManagedAtomic<Int>(0)
 
-    init(settings: GraphSettings = GraphSettings(), parent: GraphEngine? = nil, defaults: DefaultContainerActivation? = nil) {
+    init(
+        settings: GraphSettings = GraphSettings(), parent: GraphEngine? = nil, isChild: Bool = false,
+        defaults: DefaultContainerActivation? = nil
+    ) {
         self.settings = settings
         self.parent = parent
+        self.isChild = isChild
         self.defaults = defaults
         publishedGeneration = UnsafeAtomic(at: generationStorage)
     }
@@ -118,6 +125,8 @@ final class GraphEngine: @unchecked Sendable {
     /// the thread that changed the graph.
     func mutate<R>(_ body: (inout Leftovers) -> R) -> R {
         defaults?.activateIfNeeded(in: self)
+        // An overlay publishes the parent's entries: current ones.
+        parent?.refreshIfStale()
         var leftovers = Leftovers()
         let (result, overlays) = lock.withLock { (body(&leftovers), self.overlays) }
         for overlay in overlays { overlay.parentDidPublish() }

@@ -71,7 +71,7 @@ enum GraphEvent {
     case failed(InjectionError.DependencyContext, parent: InjectionError.DependencyContext?, any Error)
     case opened(ScopeStore)
     case closed(ScopeStore, instanceCount: Int)
-    case tornDown(InjectionError.DependencyContext, scope: Int, error: (any Error)?)
+    case tornDown(InjectionError.DependencyContext, scope: Int?, error: (any Error)?)
 }
 
 extension GraphEngine {

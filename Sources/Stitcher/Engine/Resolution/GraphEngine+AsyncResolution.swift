@@ -113,6 +113,9 @@ extension GraphEngine {
     func storedInstanceAsync(of entry: IndexEntry, _ arguments: InjectionArguments, strongly: Bool) async throws
         -> AnyObject
     {
+        if isChild, let owner = ancestor(owning: entry) {
+            return try await owner.build(for: self) { try await owner.storedInstanceAsync(of: entry, arguments, strongly: strongly) }
+        }
         let build = try asyncBuild(of: entry, arguments, key: hashedKey(of: entry, arguments))
         let make = build.make(in: nil)
         var current = entry

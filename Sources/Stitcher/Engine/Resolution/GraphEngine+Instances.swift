@@ -20,6 +20,9 @@ extension GraphEngine {
     func storedInstance(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
+        if isChild, let owner = ancestor(owning: entry) {
+            return try owner.build(for: self, state) { try owner.storedInstance(of: entry, arguments, state, strongly: strongly) }
+        }
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         let stored = key ?? .empty
         var current = entry

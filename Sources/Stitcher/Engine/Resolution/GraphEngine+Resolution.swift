@@ -84,7 +84,7 @@ extension GraphEngine {
             if let wrapper = D.self as? any InjectableWrapper.Type {
                 return try wrapper.resolveWrapped(in: self, key: key, arguments: arguments) as! D
             }
-            throw missing(key, arguments)
+            throw childDependencyCaptured(key, arguments, state) ?? missing(key, arguments)
         case .ambiguous(let matching):
             throw ambiguity(key, matching)
         }

@@ -247,6 +247,16 @@ final class IndexEntry: @unchecked Sendable {
         published.load(ordering: .acquiring).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// The instances the entry keeps strongly (its published one, and those kept per
+    /// parameter values), read under the lock: what an ending graph tears down.
+    func stronglyKeptInstances() -> [AnyObject] {
+        lock.withLock {
+            var found = lockedPublishedInstance.map { [$0] } ?? []
+            for case .strong(let instance) in state(creating: false)?.stored.values ?? [] { found.append(instance) }
+            return found
+        }
+    }
+
     /// The object a shared registration without parameters holds, if it is still alive,
     /// read without a lock. `hazard` is the calling thread's cell.
     @inline(__always)

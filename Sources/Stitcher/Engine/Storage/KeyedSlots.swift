@@ -16,6 +16,9 @@ struct KeyedSlots<Value> {
 
     var isEmpty: Bool { unkeyed == nil && keyed.isEmpty }
 
+    /// Every value, the no-parameter one first.
+    var values: [Value] { (unkeyed.map { [$0] } ?? []) + keyed.values }
+
     mutating func removeAll() {
         unkeyed = nil
         keyed.removeAll()
