@@ -195,6 +195,12 @@ struct ChildGraphTests {
         #expect(try feature.inject(byType: Logger.self).label == "feature")
         app.activate(DependencyContainer { Dependency { ProfileStore(client: HTTPClient(), credentials: Credentials(user: "late")) } })
         #expect(try feature.inject(byType: ProfileStore.self).credentials.user == "late")
+        // A child keeps its parent alive: the feature outlives every other copy of the session.
+        var orphan: DependencyGraph.Context? = app.child()
+        orphan!.activate(DependencyContainer { Dependency { Credentials(user: "grace") } })
+        let orphanFeature = orphan!.child()
+        orphan = nil
+        #expect(try orphanFeature.inject(byType: Credentials.self).user == "grace")
         // Ending the session ends the feature.
         session.end()
         #expect(feature.hasEnded)

@@ -12,8 +12,9 @@ extension DependencyGraph.Context {
     /// ``DependencyScopeError`` (``DependencyScopeError/Reason/capturesChildDependency(holder:holderScope:)``),
     /// and `verify()` on the child reports it.
     ///
-    /// The child stores its own registrations' instances. It ends when the last copy of its
-    /// context goes away, or at ``end()``: its own child graphs end first, the instances it
+    /// The child stores its own registrations' instances, and keeps its parent alive. It ends
+    /// when the last copy of its context (and of its own children's) goes away, or at
+    /// ``end()``: its own child graphs end first, the instances it
     /// keeps strongly are torn down (`TeardownAware`, dependents first) and released, and its
     /// containers deactivated, while the parent keeps everything. `withScope`,
     /// `@Injected(in:)`, `@EagerInjected(in:)`, `releaseInstances()`, observers and tracing
@@ -35,7 +36,7 @@ extension DependencyGraph.Context {
     /// ```
     public func child() -> DependencyGraph.Context {
         let child = graph.makeChild()
-        return DependencyGraph.Context(graph: child, lifetime: HeldGraph(child))
+        return DependencyGraph.Context(graph: child, lifetime: HeldGraph(child, keeping: lifetime))
     }
 
     /// Ends this graph now, when it is a child graph or one made by ``isolated()``, instead

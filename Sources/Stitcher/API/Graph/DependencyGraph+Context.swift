@@ -159,9 +159,12 @@ extension DependencyGraph {
 /// context holding it goes.
 final class HeldGraph: Sendable {
     let graph: GraphEngine
+    /// For a child graph: what keeps its parent alive, while the child is.
+    private let parent: HeldGraph?
 
-    init(_ graph: GraphEngine) {
+    init(_ graph: GraphEngine, keeping parent: HeldGraph? = nil) {
         self.graph = graph
+        self.parent = parent
         graph.heldBy = self
     }
 
