@@ -30,9 +30,18 @@ extension DependencyGraph {
         public let declaredDependencyTypeNames: [String]
         /// The name of the container that registers it (``DependencyContainer/name``).
         public let container: String
+        /// The types that ``Decoration``s decorate this registration as, each with the name
+        /// of the container listing the decoration, in the order they apply; empty when
+        /// none does.
+        ///
+        /// ```swift
+        /// registration.decorations   // [(type: "any APIClient", container: "Spy")]
+        /// ```
+        public let decorations: [(type: String, container: String)]
 
-        init(_ record: RegistrationRecord, container: String) {
+        init(_ record: RegistrationRecord, container: String, decorations: [(type: String, container: String)] = []) {
             self.container = container
+            self.decorations = decorations
             locator = record.locator
             scope = record.scope
             eagerness = record.eagerness
@@ -119,6 +128,21 @@ extension DependencyGraph {
     public static var activeRegistrations: [DependencyRegistrationProjection] {
         let graph = GraphContext.current
         let names = graph.containerNames()
-        return graph.snapshot().entries.map { DependencyRegistrationProjection($0.record, container: names[$0.owner] ?? "") }
+        let snapshot = graph.snapshot()
+        guard let decorations = snapshot.decorations else {
+            return snapshot.entries.map { DependencyRegistrationProjection($0.record, container: names[$0.owner] ?? "") }
+        }
+        // A decoration's entry is shown on the registration it decorates, first of all.
+        var applied: [ObjectIdentifier: [(type: String, container: String)]] = [:]
+        for entry in snapshot.entries {
+            guard let (decorated, key) = decorations.original(of: entry) else { continue }
+            var original = decorated
+            while let (earlier, _) = decorations.original(of: original) { original = earlier }
+            applied[ObjectIdentifier(original), default: []].append((key.target.description, names[entry.owner] ?? ""))
+        }
+        return snapshot.entries.filter { decorations.original(of: $0) == nil }.map { entry in
+            DependencyRegistrationProjection(
+                entry.record, container: names[entry.owner] ?? "", decorations: applied[ObjectIdentifier(entry)] ?? [])
+        }
     }
 }

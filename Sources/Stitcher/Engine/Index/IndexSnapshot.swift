@@ -16,11 +16,14 @@ final class IndexSnapshot: @unchecked Sendable {
     private static let sharedNameFlag: UInt = 0b1000
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
+    /// The decorations applied to `entries`, nil when none is (`GraphEngine+Decorations`).
+    let decorations: IndexDecorations?
 
-    init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int) {
+    init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int, decorations: IndexDecorations? = nil) {
         self.generation = generation
         self.entries = entries
         self.isIndexed = indexed
+        self.decorations = decorations
         var byType: [ObjectIdentifier: EntryList] = [:]
         var byValue: [AnyHashable: EntryList] = [:]
         var byName = NameTable.empty
@@ -34,7 +37,9 @@ final class IndexSnapshot: @unchecked Sendable {
             for entry in entries {
                 switch entry.record.locator.kind {
                 case .type(let types):
-                    for type in types { add(entry, type.id, to: &byType) }
+                    // A decorated type is answered by the decoration's entry instead.
+                    let hidden = decorations?.hiddenTypes(of: entry) ?? []
+                    for type in types where !hidden.contains(type.id) { add(entry, type.id, to: &byType) }
                 case .name(let name):
                     let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
                     let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
@@ -149,7 +154,8 @@ final class IndexSnapshot: @unchecked Sendable {
     private func scan(for key: LookupKey, typeID: ObjectIdentifier? = nil) -> EntryList? {
         let found = entries.filter { entry in
             switch (key, entry.record.locator.kind) {
-            case (.type, .type(let types)): types.contains { $0.id == typeID }
+            case (.type, .type(let types)):
+                types.contains { $0.id == typeID } && decorations?.hiddenTypes(of: entry).contains(typeID!) != true
             case (.name(let name), .name(let own)): name == own
             case (.value(let value), .value(let own)): value == own
             default: false

@@ -37,6 +37,10 @@ struct GraphModel {
     }
 
     let nodes: [Node]
+    /// The decorations applied to the index (a decoration's entry depends on what it
+    /// decorates: a declared edge).
+    let decorations: IndexDecorations?
+    private let positions: [ObjectIdentifier: Int]
     /// Declared edges, in the order of the nodes and of their declarations.
     private(set) var declared: [Edge] = []
     /// Declared edges through a `Lazy` or `Provider`: resolved after the build that injects
@@ -67,12 +71,18 @@ struct GraphModel {
             return Node(entry: entry, container: number, containerName: names[entry.owner] ?? "container \(number)")
         }
         successors = Array(repeating: [], count: nodes.count)
+        decorations = snapshot.decorations
         if let own { inherited = Set(nodes.indices.filter { [nodes] in !own.contains(nodes[$0].entry.owner) }) }
         var positions: [ObjectIdentifier: Int] = [:]
         positions.reserveCapacity(nodes.count)
         for (index, node) in nodes.enumerated() { positions[ObjectIdentifier(node.entry)] = index }
+        self.positions = positions
         let position = { (entry: IndexEntry) in positions[ObjectIdentifier(entry)]! }
         for (index, node) in nodes.enumerated() {
+            if let (original, _) = decorations?.original(of: node.entry), let target = positions[ObjectIdentifier(original)] {
+                declared.append(Edge(from: index, to: target))
+                successors[index].append(target)
+            }
             for requested in node.record.declaredDependencies {
                 switch Self.answer(requested.key, requested.type, in: snapshot, position: position) {
                 case .targets(let targets, isDeferred: true):
@@ -149,6 +159,11 @@ struct GraphModel {
             if case .targets(let targets, _) = answer { return .targets(targets, isDeferred: true) }
             return answer
         }
+    }
+
+    /// The node of `entry`, if the model has it.
+    func position(of entry: IndexEntry) -> Int? {
+        positions[ObjectIdentifier(entry)]
     }
 
     /// How problems and pictures name a node: its summary and container.

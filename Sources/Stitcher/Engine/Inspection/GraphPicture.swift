@@ -32,6 +32,9 @@ struct GraphPicture {
         if record.isAsync { traits.append("async") }
         if record.isMainActor { traits.append("main actor") }
         if record.eagerness == .eager { traits.append("eager") }
+        if let (original, _) = model.decorations?.original(of: node.entry) {
+            traits.append("decorates \(original.record.locator.context)")
+        }
         return [record.locator.description, "(\(parameters)) -> \(record.producedType)", traits.joined(separator: " · ")]
     }
 

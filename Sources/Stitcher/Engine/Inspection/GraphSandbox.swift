@@ -13,11 +13,23 @@ struct GraphSandbox {
 
     init(_ model: GraphModel, settings: GraphSettings) {
         self.model = model
-        entries = model.nodes.map { $0.entry.sandboxCopy() }
+        var entries = model.nodes.map { $0.entry.sandboxCopy() }
+        // A decoration's entry decorates the copy of what it decorates, never the graph's own.
+        var decorations: IndexDecorations?
+        if let applied = model.decorations {
+            var copied = IndexDecorations()
+            for (index, node) in model.nodes.enumerated() {
+                guard let (original, key) = applied.original(of: node.entry), let decorated = model.position(of: original) else { continue }
+                entries[index] = node.entry.sandboxCopy(as: key.deriving(from: entries[decorated]))
+                copied.add(entries[index], decorating: entries[decorated], by: key)
+            }
+            decorations = copied
+        }
+        self.entries = entries
         graph = GraphEngine()
         graph.settings.overrides = settings.overrides
         graph.settings.observer = failures
-        graph.mutate { graph.install(entries, &$0) }
+        graph.mutate { graph.install(entries, decorations: decorations, &$0) }
     }
 
     /// What building found: a problem per failing factory (the innermost one that threw),
@@ -133,8 +145,9 @@ private final class FailureLog: DependencyGraphObserver, @unchecked Sendable {
 extension IndexEntry {
     /// A fresh entry for the same registration, holding the singleton or shared instance
     /// (without parameters) this one holds, if any; nothing else is shared with this entry.
-    func sandboxCopy() -> IndexEntry {
-        let copy = IndexEntry(record: record, owner: owner)
+    func sandboxCopy(as record: RegistrationRecord? = nil) -> IndexEntry {
+        let copy = IndexEntry(record: record ?? self.record, owner: owner)
+        let record = self.record
         guard let keeping = record.lifetime.entryKeeps, !record.takesParameters else { return copy }
         let strongly = keeping == .strongly
         guard let instance = lock.withLock({ storedInstance(for: .empty, strongly: strongly, record) }) else { return copy }

@@ -5,6 +5,9 @@ final class ActiveContainer: @unchecked Sendable {
     /// The entries of the registrations that win within this container (the last of each
     /// identity), in order.
     private(set) var entries: [IndexEntry] = []
+    /// The decorations the container lists (`Decoration`), in order: records set apart from
+    /// the entries, applied by the graph when it publishes (`GraphEngine+Decorations`).
+    private(set) var decorations: [DecorationKey] = []
     /// `entries` by identity, kept only while another container is active (publishing then
     /// asks which identities this container registers), or made when first needed.
     private var identities: IdentityTable?
@@ -28,7 +31,12 @@ final class ActiveContainer: @unchecked Sendable {
         entries.reserveCapacity(records.count)
         var receipts: [IdentityKey: any ManagedDependencyScopeReceipt] = [:]
         let owner = ObjectIdentifier(self)
+        var decorations: [DecorationKey] = []
         for record in records.reversed() {
+            if let decoration = DecorationKey.of(record) {
+                decorations.append(decoration)
+                continue
+            }
             // One probe per line: a later line of the same identity, rare, wins.
             if seen.insert(record, at: entries.count, recordAt: { entries[$0].record }) != nil { continue }
             let earlier = previousTable?.position(of: record) { previous[$0].record }.map { previous[$0] }
@@ -50,6 +58,7 @@ final class ActiveContainer: @unchecked Sendable {
             }
         }
         entries.reverse()
+        self.decorations = decorations.reversed()
         for receipt in self.receipts.values { receipt.cancel() }
         if !previous.isEmpty {
             let kept = Set(entries.map(ObjectIdentifier.init))
@@ -108,5 +117,6 @@ final class ActiveContainer: @unchecked Sendable {
         identities = nil
         records.removeAll()
         entries.removeAll()
+        decorations.removeAll()
     }
 }

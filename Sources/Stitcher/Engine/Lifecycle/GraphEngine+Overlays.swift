@@ -2,9 +2,9 @@
 /// graph's registrations except those its own containers override, and follows the graph's
 /// changes while the scope is open.
 extension GraphEngine {
-    /// The entries of the current index, read under the lock (by an overlay's publication).
-    func lockedEntries() -> [IndexEntry] {
-        lock.withLock { current.entries }
+    /// The current index, read under the lock (by an overlay's publication).
+    func lockedSnapshot() -> IndexSnapshot {
+        lock.withLock { current }
     }
 
     /// The parent's entries not overridden by this graph's containers, then this graph's
@@ -31,7 +31,7 @@ extension GraphEngine {
     }
 
     /// Merges what the graphs this one is layered over published since it last did, so that
-    /// a graph layered over this one reads its current entries (`lockedEntries()`).
+    /// a graph layered over this one reads its current entries (`lockedSnapshot()`).
     func refreshIfStale() {
         if lock.withLock({ !invalidated.isEmpty || parentChanged }) { _ = snapshot() }
     }

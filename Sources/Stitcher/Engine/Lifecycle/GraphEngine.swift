@@ -46,6 +46,9 @@ final class GraphEngine: @unchecked Sendable {
     var overlays: [GraphEngine] = []
     /// Whether the parent published an index this graph has not merged yet.
     var parentChanged = false
+    /// The entries made for decorations, by what they decorate: kept across publications so
+    /// that their instances are (`GraphEngine+Decorations`).
+    var decorationEntries: [DecorationEntryKey: IndexEntry] = [:]
     let changes = PassthroughSubject<Void, Never>()
     let changeStream = GraphChangeBroadcast()
     /// For the process-wide graph of an app that declares one: the activation of its
@@ -157,8 +160,11 @@ final class GraphEngine: @unchecked Sendable {
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
         var entries: [IndexEntry]
+        var inherited: IndexDecorations?
         if let parent {
-            entries = overlaid(parent.lockedEntries())
+            let snapshot = parent.lockedSnapshot()
+            entries = overlaid(snapshot.entries)
+            inherited = snapshot.decorations?.restricted(to: entries)
         } else if active.count == 1 {
             // Shares the container's storage: no copy.
             entries = active[0].entries
@@ -177,19 +183,21 @@ final class GraphEngine: @unchecked Sendable {
                 }
             }
         }
-        install(entries, &leftovers)
+        let decorations = decorate(&entries, inheriting: inherited, &leftovers)
+        install(entries, decorations: decorations, &leftovers)
     }
 
     /// Publishes an index of `entries` (the active containers', or a verification sandbox's).
     /// Caller holds `lock`.
-    func install(_ entries: [IndexEntry], _ leftovers: inout Leftovers) {
+    func install(_ entries: [IndexEntry], decorations: IndexDecorations? = nil, _ leftovers: inout Leftovers) {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
         leftovers.garbage.append(current)
         current = IndexSnapshot(
             generation: generation,
             entries: entries,
             indexed: settings.isIndexingEnabled,
-            capacity: max(settings.approximateDependencyCount, entries.count)
+            capacity: max(settings.approximateDependencyCount, entries.count),
+            decorations: decorations
         )
         // While containers wait to be rebuilt, lookups must keep taking the slow path.
         publishedGeneration.store(

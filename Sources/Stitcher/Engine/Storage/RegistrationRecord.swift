@@ -117,6 +117,9 @@ final class RegistrationRecord: @unchecked Sendable {
     /// The types of the parameters the registration takes, in order.
     var parameterTypes: [TypeKey] { extras?.parameterTypes ?? [] }
 
+    /// Equal to the `signature` of the injection arguments the registration accepts.
+    var signature: ObjectIdentifier { extras?.signature ?? InjectionArguments.noParameters }
+
     /// The factory closure's code address and context: tells a builder's re-run of the same
     /// line apart from a different factory registered under the same identity.
     var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: originContext) }
