@@ -1,3 +1,5 @@
+import Atomics
+
 /// A dependency injected now and resolved when first read: inject `Lazy<T>` wherever `T`
 /// can be injected, and read ``value`` when you need it.
 ///
@@ -33,16 +35,17 @@
 /// first read, `Lazy<Service?>` resolves nil when nothing is registered.
 public final class Lazy<Value>: @unchecked Sendable {
     private let request: DeferredRequest
-    private let lock = Lock()
-    private var state = State.unresolved
+    /// Set (releasing) once `resolvedValue` is written, never cleared: a read after the
+    /// first is an acquiring load and a copy, with no lock.
+    private let isResolved = ManagedAtomic<Bool>(false)
+    /// Written once, under the lock, before `isResolved`; read after `isResolved` reads true.
+    @exclusivity(unchecked) private var resolvedValue: Value?
+    /// The resolution in progress, if any: the thread running it (nil: asynchronous code)
+    /// and the asynchronous readers waiting for it. Read and written under the lock.
+    @exclusivity(unchecked) private var resolution: (thread: ObjectIdentifier?, waiters: [CheckedContinuation<Void, Never>])?
 
-    private enum State {
-        case unresolved
-        /// Resolving on the thread whose state is `thread` (nil: by asynchronous code), with
-        /// the asynchronous readers waiting for it.
-        case resolving(thread: ObjectIdentifier?, waiters: [CheckedContinuation<Void, Never>])
-        case resolved(Value)
-    }
+    /// A lock shared with other objects (nothing is resolved while it is held).
+    private var lock: ProcessLifetimeLock { runtime.stripedLock(for: self) }
 
     init(request: DeferredRequest) { self.request = request }
 
@@ -52,24 +55,32 @@ public final class Lazy<Value>: @unchecked Sendable {
     ///   ``DeferredInjectionError`` once its graph or scope has ended.
     public var value: Value {
         get throws {
-            switch lock.withLock({ claim(thread: ObjectIdentifier(ThreadState.current)) }) {
-            case .resolved(let value):
-                return value
-            case .resolve:
-                let value: Value
-                do {
-                    value = try request.resolve()
-                } catch {
-                    publish(nil)
-                    throw error
-                }
-                publish(value)
-                return value
-            case .wait:
-                // Read again by the resolution this thread runs: resolved without storing,
-                // so that the engine reports the cycle (or returns the stored instance).
-                return try request.resolve()
+            if isResolved.load(ordering: .acquiring) { return resolvedValue.unsafelyUnwrapped }
+            return try resolveOnce()
+        }
+    }
+
+    /// The first read, or a read that raced with it.
+    @inline(never)
+    private func resolveOnce() throws -> Value {
+        let thread = ObjectIdentifier(ThreadState.current)
+        switch lock.withLock({ claim(thread: thread) }) {
+        case .resolved(let value):
+            return value
+        case .resolve:
+            let value: Value
+            do {
+                value = try request.resolve()
+            } catch {
+                publish(nil)
+                throw error
             }
+            publish(value)
+            return value
+        case .wait:
+            // Read again by the resolution this thread runs: resolved without storing, so
+            // that the engine reports the cycle (or returns the stored instance).
+            return try request.resolve()
         }
     }
 
@@ -81,17 +92,10 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// ```
     public func valueAsync(isolation: isolated (any Actor)? = #isolation) async throws -> Value {
         while true {
-            let claim: Claim = lock.withLock {
-                switch state {
-                case .resolved(let value): return .resolved(value)
-                case .resolving: return .wait
-                case .unresolved:
-                    state = .resolving(thread: nil, waiters: [])
-                    return .resolve
-                }
-            }
-            switch claim {
-            case .resolved(let value): return value
+            if isResolved.load(ordering: .acquiring) { return resolvedValue.unsafelyUnwrapped }
+            switch lock.withLock({ claim(thread: nil) }) {
+            case .resolved(let value):
+                return value
             case .resolve:
                 let value: Value
                 do {
@@ -105,9 +109,8 @@ public final class Lazy<Value>: @unchecked Sendable {
             case .wait:
                 await withCheckedContinuation { continuation in
                     let waiting = lock.withLock {
-                        guard case .resolving(let thread, var waiters) = state else { return false }
-                        waiters.append(continuation)
-                        state = .resolving(thread: thread, waiters: waiters)
+                        guard resolution != nil else { return false }
+                        resolution!.waiters.append(continuation)
                         return true
                     }
                     if !waiting { continuation.resume() }
@@ -124,19 +127,20 @@ public final class Lazy<Value>: @unchecked Sendable {
         case wait
     }
 
-    /// Under the lock, for a synchronous reader on `thread`: the value if there is one;
-    /// otherwise waits for another thread's resolution, or claims it.
-    private func claim(thread: ObjectIdentifier) -> Claim {
+    /// Under the lock, for a reader on `thread` (nil: asynchronous code): the value if there
+    /// is one; otherwise the resolution, claimed. With one in progress, a synchronous reader
+    /// of another thread waits for it to end and looks again; an asynchronous reader, or the
+    /// thread running it, is told to `.wait`.
+    private func claim(thread: ObjectIdentifier?) -> Claim {
         while true {
-            switch state {
-            case .resolved(let value): return .resolved(value)
-            case .unresolved:
-                state = .resolving(thread: thread, waiters: [])
+            if isResolved.load(ordering: .relaxed) { return .resolved(resolvedValue.unsafelyUnwrapped) }
+            guard let resolution else {
+                self.resolution = (thread, [])
                 return .resolve
-            case .resolving(let owner, _):
-                if owner == thread { return .wait }
-                lock.wait()
             }
+            // Asynchronous readers, and the thread running the resolution, do not block.
+            if thread == nil || resolution.thread == thread { return .wait }
+            lock.wait()
         }
     }
 
@@ -145,8 +149,12 @@ public final class Lazy<Value>: @unchecked Sendable {
     private func publish(_ value: Value?) {
         let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
             defer { lock.broadcast() }
-            guard case .resolving(_, let waiters) = state else { return [] }
-            state = value.map { .resolved($0) } ?? .unresolved
+            let waiters = resolution?.waiters ?? []
+            resolution = nil
+            if let value {
+                resolvedValue = value
+                isResolved.store(true, ordering: .releasing)
+            }
             return waiters
         }
         for waiter in waiters { waiter.resume() }

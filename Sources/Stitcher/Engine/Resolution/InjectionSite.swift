@@ -1,30 +1,25 @@
 /// Where a `Lazy` or `Provider` was injected: the graph and the dependency scope it
 /// resolves in when it is called, whatever the calling thread or task has bound then.
 ///
-/// **Reclamation rule.** Both are held weakly: a deferred injection kept by an object must
-/// not keep a graph or a scope, and their instances, alive past their end. A reference that
-/// reads nil, a graph marked `ended` or a scope closed is reported as ended
-/// (`DeferredInjectionError`); for the length of a call, the strong references read here
-/// keep both alive. Swift's weak references are read atomically, and these are written
-/// only by `init`.
-final class InjectionSite: @unchecked Sendable {
-    private weak var graph: GraphEngine?
-    private weak var scope: ScopeStore?
-    /// Whether a scope was open where it was injected (nil then means it has gone).
-    private let injectedInScope: Bool
+/// **Reclamation rule.** Both are held strongly and never freed early: a graph or scope
+/// *ends* (its instances released, its containers deactivated: `GraphEngine.ended`,
+/// `ScopeStore.hasEnded`) when its owner says so, whoever holds the object, so a deferred
+/// injection kept by an object keeps only an emptied graph or scope, and a call made after
+/// the end is refused (`DeferredInjectionError`) instead of resolving in it.
+final class InjectionSite: Sendable {
+    private let graph: GraphEngine
+    private let scope: ScopeStore?
 
     init(graph: GraphEngine, scope: ScopeStore?) {
         self.graph = graph
         self.scope = scope
-        injectedInScope = scope != nil
     }
 
     /// The graph and scope to resolve in, or why they are gone.
-    private func live(_ error: (DeferredInjectionError.Reason) -> DeferredInjectionError) throws -> (GraphEngine, ScopeStore?) {
-        guard let graph, !graph.ended.load(ordering: .acquiring) else { throw error(.graphEnded) }
-        guard injectedInScope else { return (graph, nil) }
-        guard let scope, !scope.hasEnded else { throw error(.scopeEnded) }
-        return (graph, scope)
+    @inline(__always)
+    private func checkLive(_ error: (DeferredInjectionError.Reason) -> DeferredInjectionError) throws {
+        if graph.ended.load(ordering: .acquiring) { throw error(.graphEnded) }
+        if let scope, scope.hasEnded { throw error(.scopeEnded) }
     }
 
     /// Runs `body` with the graph and scope of the injection bound (for the factories it
@@ -32,7 +27,7 @@ final class InjectionSite: @unchecked Sendable {
     func run<R>(
         _ error: (DeferredInjectionError.Reason) -> DeferredInjectionError, _ body: (GraphEngine) throws -> R
     ) throws -> R {
-        let (graph, scope) = try live(error)
+        try checkLive(error)
         return try GraphContext.run(graph: graph, scope: scope) { try body(graph) }
     }
 
@@ -41,7 +36,7 @@ final class InjectionSite: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation, _ error: (DeferredInjectionError.Reason) -> DeferredInjectionError,
         _ body: (GraphEngine) async throws -> R
     ) async throws -> R {
-        let (graph, scope) = try live(error)
+        try checkLive(error)
         return try await GraphContext.run(graph: graph, scope: scope, isolation: isolation) { try await body(graph) }
     }
 }
@@ -70,7 +65,16 @@ struct DeferredRequest: Sendable {
     /// Resolves a `Value` with `arguments`, or the injection's own when there are none.
     func resolve<Value>(_ arguments: StoredArguments = .none, as _: Value.Type = Value.self) throws -> Value {
         let arguments = arguments.isEmpty ? self.arguments : arguments
-        return try site.run(error) { graph in try arguments.withArguments { try graph.resolve(key, $0) } }
+        return try site.run(error) { graph in
+            try arguments.withArguments { arguments in
+                // As `DependencyGraph.inject` does, in the bound graph: its direct path first.
+                switch key {
+                case .type: try DependencyGraph.inject(byType: Value.self, arguments: arguments)
+                case .name(let name): try DependencyGraph.inject(byName: name, arguments: arguments)
+                case .value: try graph.resolve(key, arguments)
+                }
+            }
+        }
     }
 
     /// `resolve(_:as:)`, awaiting an asynchronous factory.
