@@ -138,6 +138,8 @@ func printRatios() throws {
         },
         stitcher: { try DependencyGraph.inject(byType: Autowired.self) },
         swinject: { swinject.resolve(Autowired.self)! })
+    try compareDeferredInjection(storedClosure)
+    try compareChildGraphs()
     compareActivation()
     // Workload 10: a singleton isolated to the main actor, injected on the main actor (this
     // runs on the main thread), next to a stored closure returning one.

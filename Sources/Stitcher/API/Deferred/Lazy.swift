@@ -35,11 +35,11 @@ import Atomics
 /// first read, `Lazy<Service?>` resolves nil when nothing is registered.
 public final class Lazy<Value>: @unchecked Sendable {
     private let request: DeferredRequest
-    /// Set (releasing) once `resolvedValue` is written, never cleared: a read after the
-    /// first is an acquiring load and a copy, with no lock.
-    private let isResolved = ManagedAtomic<Bool>(false)
-    /// Written once, under the lock, before `isResolved`; read after `isResolved` reads true.
-    @exclusivity(unchecked) private var resolvedValue: Value?
+    /// Set (releasing) once `_resolvedValue` is written, never cleared: a read after the
+    /// first is an acquiring load and a copy, with no lock, inlined into the reader.
+    @usableFromInline let _isResolved = ManagedAtomic<Bool>(false)
+    /// Written once, under the lock, before `_isResolved`; read after `_isResolved` reads true.
+    @exclusivity(unchecked) @usableFromInline var _resolvedValue: Value?
     /// The resolution in progress, if any: the thread running it (nil: asynchronous code)
     /// and the asynchronous readers waiting for it. Read and written under the lock.
     @exclusivity(unchecked) private var resolution: (thread: ObjectIdentifier?, waiters: [CheckedContinuation<Void, Never>])?
@@ -53,16 +53,17 @@ public final class Lazy<Value>: @unchecked Sendable {
     ///
     /// - Throws: what injecting it throws (nothing registered, a failing factory…), or
     ///   ``DeferredInjectionError`` once its graph or scope has ended.
+    @inlinable
     public var value: Value {
         get throws {
-            if isResolved.load(ordering: .acquiring) { return resolvedValue.unsafelyUnwrapped }
-            return try resolveOnce()
+            if _isResolved.load(ordering: .acquiring) { return _resolvedValue.unsafelyUnwrapped }
+            return try _resolveOnce()
         }
     }
 
     /// The first read, or a read that raced with it.
-    @inline(never)
-    private func resolveOnce() throws -> Value {
+    @usableFromInline @inline(never)
+    func _resolveOnce() throws -> Value {
         let thread = ObjectIdentifier(ThreadState.current)
         switch lock.withLock({ claim(thread: thread) }) {
         case .resolved(let value):
@@ -92,7 +93,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// ```
     public func valueAsync(isolation: isolated (any Actor)? = #isolation) async throws -> Value {
         while true {
-            if isResolved.load(ordering: .acquiring) { return resolvedValue.unsafelyUnwrapped }
+            if _isResolved.load(ordering: .acquiring) { return _resolvedValue.unsafelyUnwrapped }
             switch lock.withLock({ claim(thread: nil) }) {
             case .resolved(let value):
                 return value
@@ -133,7 +134,7 @@ public final class Lazy<Value>: @unchecked Sendable {
     /// thread running it, is told to `.wait`.
     private func claim(thread: ObjectIdentifier?) -> Claim {
         while true {
-            if isResolved.load(ordering: .relaxed) { return .resolved(resolvedValue.unsafelyUnwrapped) }
+            if _isResolved.load(ordering: .relaxed) { return .resolved(_resolvedValue.unsafelyUnwrapped) }
             guard let resolution else {
                 self.resolution = (thread, [])
                 return .resolve
@@ -152,8 +153,8 @@ public final class Lazy<Value>: @unchecked Sendable {
             let waiters = resolution?.waiters ?? []
             resolution = nil
             if let value {
-                resolvedValue = value
-                isResolved.store(true, ordering: .releasing)
+                _resolvedValue = value
+                _isResolved.store(true, ordering: .releasing)
             }
             return waiters
         }

@@ -27,14 +27,28 @@
 /// Like ``Lazy``, a `Provider` edge is deferred: it breaks no cycle in `verify()`, and
 /// composes with the other wrappers (`Provider<Service?>`, `Provider<[any Plugin]>`).
 public struct Provider<Value>: Sendable {
-    let request: DeferredRequest
+    @usableFromInline let request: DeferredRequest
+
+    init(request: DeferredRequest) { self.request = request }
 
     /// Resolves the dependency now, with `parameters` (or, when none are given, those of the
     /// injection).
     ///
     /// - Throws: what injecting it throws, or ``DeferredInjectionError`` once its graph or
     ///   scope has ended.
+    @inlinable
     public func callAsFunction<each P>(_ parameters: repeat each P) throws -> Value {
+        // Called where it was injected (the usual case): an injection by type, specialized
+        // here, as `DependencyGraph.inject()` is.
+        if InjectionArguments.isEmptyList(repeat (each P).self), request._injectsByType, request._isInPlace() {
+            return try DependencyGraph.inject(byType: Value.self, arguments: .none)
+        }
+        return try _call(repeat each parameters)
+    }
+
+    /// `callAsFunction(_:)` anywhere else: in the graph and scope of the injection, bound.
+    @usableFromInline
+    func _call<each P>(_ parameters: repeat each P) throws -> Value {
         try request.resolve(StoredArguments(repeat each parameters))
     }
 

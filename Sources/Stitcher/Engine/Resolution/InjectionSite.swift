@@ -6,13 +6,28 @@
 /// `ScopeStore.hasEnded`) when its owner says so, whoever holds the object, so a deferred
 /// injection kept by an object keeps only an emptied graph or scope, and a call made after
 /// the end is refused (`DeferredInjectionError`) instead of resolving in it.
+@usableFromInline
 final class InjectionSite: Sendable {
     private let graph: GraphEngine
     private let scope: ScopeStore?
+    /// Injected from the process-wide graph (which never ends) outside any scope: the usual
+    /// case, checked first.
+    private let isProcessWideOutsideScopes: Bool
 
     init(graph: GraphEngine, scope: ScopeStore?) {
         self.graph = graph
         self.scope = scope
+        isProcessWideOutsideScopes = scope == nil && graph === runtime.shared
+    }
+
+    /// Whether the calling code works on this graph and scope, neither of which ended: then
+    /// an injection needs no binding.
+    @inline(__always)
+    func isCurrent() -> Bool {
+        if isProcessWideOutsideScopes { return isolatedGraphCount == 0 && GraphContext.scope == nil }
+        guard !graph.ended.load(ordering: .acquiring), graph === GraphContext.current else { return false }
+        guard let scope else { return GraphContext.scope == nil }
+        return GraphContext.scope === scope && !scope.hasEnded
     }
 
     /// The graph and scope to resolve in, or why they are gone.
@@ -43,12 +58,16 @@ final class InjectionSite: Sendable {
 
 /// What a `Lazy` or `Provider` resolves: the request and parameters of its injection, and
 /// the site it resolves in.
+@usableFromInline
 struct DeferredRequest: Sendable {
     let site: InjectionSite
     let key: LookupKey
     let arguments: StoredArguments
     /// The deferred type, for errors (`Lazy<Service>`).
     let deferredType: String
+    /// A request by type, without parameters of its injection: a call without parameters is
+    /// `DependencyGraph.inject(byType:)` where the injection's graph and scope are current.
+    @usableFromInline let _injectsByType: Bool
 
     /// The request of `key` for `Value`, injected in `graph` (in the innermost open scope).
     init<Value>(for _: Value.Type, key: LookupKey, arguments: InjectionArguments, in graph: GraphEngine, deferredType: String) {
@@ -56,7 +75,12 @@ struct DeferredRequest: Sendable {
         self.key = key.forElement(Value.self)
         self.arguments = StoredArguments(copying: arguments)
         self.deferredType = deferredType
+        _injectsByType = key.isType && arguments.isEmpty
     }
+
+    /// Whether a call is made from the graph and scope of the injection.
+    @usableFromInline
+    func _isInPlace() -> Bool { site.isCurrent() }
 
     private func error(_ reason: DeferredInjectionError.Reason) -> DeferredInjectionError {
         DeferredInjectionError(reason: reason, requested: key.context, deferredType: deferredType)

@@ -1,0 +1,40 @@
+import Stitcher
+
+/// Workloads 13 and 14: a `Lazy` read after the first and a `Provider` call, next to the
+/// stored closures written by hand for the same purpose.
+func compareDeferredInjection(_ storedClosure: () -> Single) throws {
+    let lazy: Lazy<Single> = try DependencyGraph.inject()
+    _ = try lazy.value
+    try compare(
+        "13 Lazy read after the first (stored closure)", burst: 20_000,
+        baseline: { storedClosure() }, stitcher: { try lazy.value })
+    let provider: Provider<Single> = try DependencyGraph.inject()
+    try compare(
+        "14 Provider call, singleton (stored closure)", burst: 20_000,
+        baseline: { storedClosure() }, stitcher: { try provider() })
+    let makeTransient: () -> Transient = { Transient() }
+    let transients: Provider<Transient> = try DependencyGraph.inject()
+    try compare(
+        "14 Provider call, transient (stored closure calling the initializer)", burst: 20_000,
+        baseline: { makeTransient() }, stitcher: { try transients() })
+}
+
+/// Workload 15: a singleton of the app injected through two levels of child graphs (a
+/// session's, then a feature's, each with its own registration), next to a lookup in a
+/// feature's dictionary falling back to the session's, then to the app's.
+func compareChildGraphs() throws {
+    let session = DependencyGraph.currentContext.child()
+    session.activate(DependencyContainer { Dependency { Other() }.scope(.singleton) })
+    let feature = session.child()
+    feature.activate(DependencyContainer { Dependency { Shared() }.scope(.singleton) })
+    let app: [ObjectIdentifier: AnyObject] = [ObjectIdentifier(Single.self): try DependencyGraph.inject(byType: Single.self)]
+    let sessionObjects: [ObjectIdentifier: AnyObject] = [ObjectIdentifier(Other.self): try session.inject(byType: Other.self)]
+    let featureObjects: [ObjectIdentifier: AnyObject] = [ObjectIdentifier(Shared.self): try feature.inject(byType: Shared.self)]
+    let key = ObjectIdentifier(Single.self)
+    try feature.run {
+        try compare(
+            "15 app singleton through 2 child graphs (dictionaries falling back)", burst: 20_000,
+            baseline: { featureObjects[key] ?? sessionObjects[key] ?? app[key]! },
+            stitcher: { try DependencyGraph.inject(byType: Single.self) })
+    }
+}
