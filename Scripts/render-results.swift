@@ -107,6 +107,10 @@ func readmeTable() -> [String] {
             "ratios", "9 @Injected read (stored let)", "an `@Injected` read, after the first", "a stored property",
             "a `@Dependency` read, which looks the value up every time"
         ),
+        ("ratios", "13 ", "a `Lazy` read, after the first", "a stored closure", ""),
+        ("ratios", "14 Provider call, singleton", "a `Provider` call (a singleton)", "a stored closure", ""),
+        ("ratios", "14 Provider call, transient", "a `Provider` call (a transient)", "a stored closure calling the initializer", ""),
+        ("ratios", "15 ", "an app's singleton through two child graphs", "dictionaries falling back", ""),
         ("shapes", "singleton by its protocol", "a singleton by its protocol", "a stored closure", ""),
         ("shapes", "value type behind a protocol", "a struct behind a protocol", "a closure making it", ""),
         ("shapes", "[P] of two singletons", "`[any P]` of two singletons", "a stored array", ""),
