@@ -130,7 +130,11 @@ struct ChildGraphTests {
         #expect(recorder.recorded.count == 2)
         // Ending by letting the last copy go.
         session = app.child()
-        session!.activate(DependencyContainer { Dependency { recorder }; Dependency(autowiring: Database.init).scope(.singleton) })
+        session!.activate(
+            DependencyContainer {
+                Dependency { recorder }
+                Dependency(autowiring: Database.init).scope(.singleton)
+            })
         _ = try session!.inject(byType: Database.self)
         session = nil
         #expect(recorder.recorded == ["Repository", "Database", "Database"])
@@ -158,9 +162,10 @@ struct ChildGraphTests {
         app.activate(DependencyContainer { Dependency(autowiring: TokenCache.init).scope(.singleton) })
         // verify() on the child reports it, checking the child with its ancestry.
         let problems = session.run { DependencyGraph.verificationReport().problems }
-        #expect(problems.map { "\($0.kind) \($0.dependency) \($0.requested.map(String.init(describing:)) ?? "")" } == [
-            "captiveDependency Type[TokenCache] Type[SessionToken]"
-        ])
+        #expect(
+            problems.map { "\($0.kind) \($0.dependency) \($0.requested.map(String.init(describing:)) ?? "")" } == [
+                "captiveDependency Type[TokenCache] Type[SessionToken]"
+            ])
         #expect(problems.first?.fix.hasPrefix("To fix this, ") == true)
         // In the parent, it is simply missing.
         #expect(app.run { DependencyGraph.verificationReport().problems.map(\.kind) } == [.missingDependency])

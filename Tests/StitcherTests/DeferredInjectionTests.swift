@@ -234,9 +234,10 @@ struct DeferredInjectionTests {
             })
         let report = DependencyGraph.verificationReport()
         // No cycle through the Lazy; a Provider of something missing is still missing.
-        #expect(report.problems.map { "\($0.kind) \($0.dependency) \($0.requested.map(String.init(describing:)) ?? "")" } == [
-            "missingDependency Type[NeedsMissing] Type[Absent]"
-        ])
+        #expect(
+            report.problems.map { "\($0.kind) \($0.dependency) \($0.requested.map(String.init(describing:)) ?? "")" } == [
+                "missingDependency Type[NeedsMissing] Type[Absent]"
+            ])
         let dot = DependencyGraph.export(.dot)
         #expect(dot.contains("n0 -> n1 [style=dotted, arrowhead=odot];"))
         #expect(dot.contains("n1 -> n0;"))

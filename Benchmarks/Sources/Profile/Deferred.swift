@@ -38,3 +38,16 @@ func compareChildGraphs() throws {
             stitcher: { try DependencyGraph.inject(byType: Single.self) })
     }
 }
+
+/// The `provider` and `lazy` workloads (callgrind): a `Provider` call or a `Lazy` read in a
+/// loop of their own. Out of the top-level code, whose size decides what it inlines.
+@inline(never)
+func profileDeferredInjection(_ workload: String) throws {
+    if workload == "lazy" {
+        let lazy: Lazy<Single> = try DependencyGraph.inject()
+        try measure { try lazy.value }
+    } else {
+        let provider: Provider<Single> = try DependencyGraph.inject()
+        try measure { try provider() }
+    }
+}

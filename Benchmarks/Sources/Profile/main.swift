@@ -313,11 +313,6 @@ case "param": try measure { (try DependencyGraph.inject(byType: Param.self, 42) 
 case "param-baseline": measure { Param(42) }
 case "shared": try measure { (try DependencyGraph.inject(byType: Shared.self) as Shared) }
 case "named": try measure { try DependencyGraph.inject(byName: "named") as Single }
-case "provider":
-    let provider: Provider<Single> = try DependencyGraph.inject()
-    try measure { try provider() }
-case "lazy":
-    let lazy: Lazy<Single> = try DependencyGraph.inject()
-    try measure { try lazy.value }
+case "provider", "lazy": try profileDeferredInjection(workload)
 default: try measure { (try DependencyGraph.inject(byType: Single.self) as Single) }
 }

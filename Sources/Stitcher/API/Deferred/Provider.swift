@@ -40,8 +40,13 @@ public struct Provider<Value>: Sendable {
     public func callAsFunction<each P>(_ parameters: repeat each P) throws -> Value {
         // Called where it was injected (the usual case): an injection by type, specialized
         // here, as `DependencyGraph.inject()` is.
-        if InjectionArguments.isEmptyList(repeat (each P).self), request._injectsByType, request._isInPlace() {
-            return try DependencyGraph.inject(byType: Value.self, arguments: .none)
+        if InjectionArguments.isEmptyList(repeat (each P).self), request._injectsByType {
+            if request._injectsFromProcessWideGraph,
+                let object = try DependencyGraph.directObjectOutsideScopes(ofType: ObjectIdentifier(Value.self))
+            {
+                return DependencyGraph.directValue(object, as: Value.self)
+            }
+            if request._isInPlace() { return try DependencyGraph.inject(byType: Value.self, arguments: .none) }
         }
         return try _call(repeat each parameters)
     }

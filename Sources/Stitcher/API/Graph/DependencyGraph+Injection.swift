@@ -32,6 +32,18 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
     }
 
+    /// `directObject(ofType:_:)` without parameters for a caller that must not resolve in
+    /// an isolated graph or a dependency scope (a `Provider` injected from the process-wide
+    /// graph outside scopes): nil when the calling code has either bound.
+    @usableFromInline
+    static func directObjectOutsideScopes(ofType id: ObjectIdentifier) throws -> AnyObject? {
+        guard let state = ThreadState.unretainedCurrent else { return nil }
+        return try state._withUnsafeGuaranteedRef { state in
+            guard isolatedGraphCount == 0, GraphContext.scope(on: state) == nil else { return nil }
+            return try state.sharedGraph._withUnsafeGuaranteedRef { try $0.directObject(ofType: id, .none, state) }
+        }
+    }
+
     /// `directObject(ofType:_:)` for a registration located by name, requested as the type `id`.
     @usableFromInline
     static func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {

@@ -65,10 +65,12 @@ extension GraphEngine {
     /// the child's. Nil otherwise.
     func childDependencyCaptured(_ key: LookupKey, _ arguments: InjectionArguments, _ state: ThreadState) -> DependencyScopeError? {
         guard let child = ChildGraphBuild.requestedBy,
-            let entry = child.lock.withLock({ child.current }).entries(for: key)?.entries.first(where: { $0.record.accepts(arguments) }),
+            let candidates = child.lockedSnapshot().entries(for: key)?.entries,
+            let entry = candidates.first(where: { $0.record.accepts(arguments) }),
             let holder = state.frames.last(where: { $0.lifetime.entryKeeps != nil })?.entry.record
         else { return nil }
-        let reason = DependencyScopeError.Reason.capturesChildDependency(holder: holder.locator.context, holderScope: holder.scope.description)
+        let reason = DependencyScopeError.Reason.capturesChildDependency(
+            holder: holder.locator.context, holderScope: holder.scope.description)
         let error = DependencyScopeError(reason: reason, requested: entry.record.locator.context, chain: path(to: entry, state))
         report(.failed(error.requested, parent: error.chain.dropLast().last, error))
         return error
@@ -135,7 +137,8 @@ extension GraphEngine {
             }
         }
         guard !failures.isEmpty, !(mayBeObserved && settings.observer != nil) else { return }
-        let message = "Stitcher: \(failures.count) teardown(s) failed when a dependency graph ended: "
+        let message =
+            "Stitcher: \(failures.count) teardown(s) failed when a dependency graph ended: "
             + failures.map(\.description).joined(separator: "; ") + "\n"
         FileHandle.standardError.write(Data(message.utf8))
     }

@@ -20,8 +20,8 @@ extension GraphEngine {
     func storedInstance(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
     ) throws -> AnyObject {
-        if isChild, let owner = ancestor(owning: entry) {
-            return try owner.build(for: self, state) { try owner.storedInstance(of: entry, arguments, state, strongly: strongly) }
+        if isChild, let instance = try storedInstanceInAncestor(of: entry, arguments, state, strongly: strongly) {
+            return instance
         }
         let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
         let stored = key ?? .empty
@@ -38,6 +38,17 @@ extension GraphEngine {
             }
             current = next
         }
+    }
+
+    /// In a child graph, the instance an ancestor stores for `entry`, built in that ancestor
+    /// (`GraphEngine+Children`); nil when this graph registers `entry`. Outlined: only child
+    /// graphs come here, and only to build.
+    @inline(never)
+    private func storedInstanceInAncestor(
+        of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState, strongly: Bool
+    ) throws -> AnyObject? {
+        guard let owner = ancestor(owning: entry) else { return nil }
+        return try owner.build(for: self, state) { try owner.storedInstance(of: entry, arguments, state, strongly: strongly) }
     }
 
     /// The entry the current index holds for the registration of `retired`, which left it;

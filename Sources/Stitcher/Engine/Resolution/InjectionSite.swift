@@ -12,7 +12,7 @@ final class InjectionSite: Sendable {
     private let scope: ScopeStore?
     /// Injected from the process-wide graph (which never ends) outside any scope: the usual
     /// case, checked first.
-    private let isProcessWideOutsideScopes: Bool
+    let isProcessWideOutsideScopes: Bool
 
     init(graph: GraphEngine, scope: ScopeStore?) {
         self.graph = graph
@@ -68,6 +68,9 @@ struct DeferredRequest: Sendable {
     /// A request by type, without parameters of its injection: a call without parameters is
     /// `DependencyGraph.inject(byType:)` where the injection's graph and scope are current.
     @usableFromInline let _injectsByType: Bool
+    /// Injected from the process-wide graph outside any scope: a call made there reads the
+    /// direct path at once (`DependencyGraph.directObjectOutsideScopes(ofType:)`).
+    @usableFromInline let _injectsFromProcessWideGraph: Bool
 
     /// The request of `key` for `Value`, injected in `graph` (in the innermost open scope).
     init<Value>(for _: Value.Type, key: LookupKey, arguments: InjectionArguments, in graph: GraphEngine, deferredType: String) {
@@ -76,6 +79,7 @@ struct DeferredRequest: Sendable {
         self.arguments = StoredArguments(copying: arguments)
         self.deferredType = deferredType
         _injectsByType = key.isType && arguments.isEmpty
+        _injectsFromProcessWideGraph = site.isProcessWideOutsideScopes
     }
 
     /// Whether a call is made from the graph and scope of the injection.
