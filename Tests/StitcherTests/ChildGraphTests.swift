@@ -171,6 +171,30 @@ struct ChildGraphTests {
         #expect(app.run { DependencyGraph.verificationReport().problems.map(\.kind) } == [.missingDependency])
     }
 
+    @Test func anAsynchronousParentSingletonIsBuiltInTheParentToo() async throws {
+        let app = DependencyGraph.Context.isolated()
+        await app.activate(
+            DependencyContainer {
+                Dependency { Logger(label: "app") }
+                Dependency { () async throws -> Analytics in
+                    await Task.yield()
+                    return Analytics(logger: try DependencyGraph.inject())
+                }
+                .scope(.singleton)
+                Dependency { () async throws -> TokenCache in TokenCache(token: try await DependencyGraph.injectAsync()) }
+                    .scope(.singleton)
+            })
+        let session = app.child()
+        await session.activate(
+            DependencyContainer {
+                Dependency { Logger(label: "session") }
+                Dependency { SessionToken() }
+            })
+        let analytics: Analytics = try await session.injectAsync()
+        #expect(analytics.logger.label == "app")
+        await #expect(throws: DependencyScopeError.self) { let _: TokenCache = try await session.injectAsync() }
+    }
+
     @Test func scopesWrappersObserversAndGrandchildrenWorkOnAChild() throws {
         let app = app()
         let session = app.child()
@@ -189,6 +213,8 @@ struct ChildGraphTests {
         }
         @Injected(in: session) var credentials: Credentials
         #expect(credentials.user == "ada")
+        let eager = EagerInjected<Credentials>(in: session)
+        #expect(eager.wrappedValue.user == "ada")
         let database: Database = try session.inject()
         session.releaseInstances()
         #expect(try session.inject(byType: Database.self) !== database)

@@ -68,6 +68,8 @@ extension GraphEngine {
             let candidates = child.lockedSnapshot().entries(for: key)?.entries,
             let entry = candidates.first(where: { $0.record.accepts(arguments) }),
             let holder = state.frames.last(where: { $0.lifetime.entryKeeps != nil })?.entry.record
+                // An asynchronous build pushes no frame: its path is the task's.
+                ?? inheritedResolution(state)?.current.last(where: { $0.record.lifetime.entryKeeps != nil })?.record
         else { return nil }
         let reason = DependencyScopeError.Reason.capturesChildDependency(
             holder: holder.locator.context, holderScope: holder.scope.description)
