@@ -4,7 +4,7 @@
 /// Every call resolves `T` anew, as injecting `T` would: a new instance for an `.instance`
 /// registration, the stored one for a singleton or a scoped one. Parameters go in the call
 /// (`try makeUpload(photo)`); a call without parameters uses those given to the injection,
-/// if any. ``callAsync(_:)`` awaits an asynchronous factory.
+/// if any. ``callAsync(_:isolation:)`` awaits an asynchronous factory.
 ///
 /// A `Provider` remembers the graph and the dependency scope it was injected from, and
 /// resolves there wherever it is called: from another thread, task or scope. Called after
