@@ -1,22 +1,28 @@
 import Stitcher
+import Swinject
 
 /// Workloads 13 and 14: a `Lazy` read after the first and a `Provider` call, next to the
-/// stored closures written by hand for the same purpose.
-func compareDeferredInjection(_ storedClosure: () -> Single) throws {
-    let lazy: Lazy<Single> = try DependencyGraph.inject()
+/// stored closures written by hand for the same purpose, and Swinject's `Lazy` and
+/// `Provider` of the same registrations.
+func compareDeferredInjection(_ storedClosure: () -> Single, swinject: Container) throws {
+    let lazy: Stitcher.Lazy<Single> = try DependencyGraph.inject()
     _ = try lazy.value
+    let swinjectLazy = swinject.resolve(Swinject.Lazy<Single>.self)!
+    _ = swinjectLazy.instance
     try compare(
         "13 Lazy read after the first (stored closure)", burst: 20_000,
-        baseline: { storedClosure() }, stitcher: { try lazy.value })
-    let provider: Provider<Single> = try DependencyGraph.inject()
+        baseline: { storedClosure() }, stitcher: { try lazy.value }, swinject: { swinjectLazy.instance })
+    let provider: Stitcher.Provider<Single> = try DependencyGraph.inject()
+    let swinjectProvider = swinject.resolve(Swinject.Provider<Single>.self)!
     try compare(
         "14 Provider call, singleton (stored closure)", burst: 20_000,
-        baseline: { storedClosure() }, stitcher: { try provider() })
+        baseline: { storedClosure() }, stitcher: { try provider() }, swinject: { swinjectProvider.instance })
     let makeTransient: () -> Transient = { Transient() }
-    let transients: Provider<Transient> = try DependencyGraph.inject()
+    let transients: Stitcher.Provider<Transient> = try DependencyGraph.inject()
+    let swinjectTransients = swinject.resolve(Swinject.Provider<Transient>.self)!
     try compare(
         "14 Provider call, transient (stored closure calling the initializer)", burst: 20_000,
-        baseline: { makeTransient() }, stitcher: { try transients() })
+        baseline: { makeTransient() }, stitcher: { try transients() }, swinject: { swinjectTransients.instance })
 }
 
 /// Workload 15: a singleton of the app injected through two levels of child graphs (a
@@ -44,10 +50,10 @@ func compareChildGraphs() throws {
 @inline(never)
 func profileDeferredInjection(_ workload: String) throws {
     if workload == "lazy" {
-        let lazy: Lazy<Single> = try DependencyGraph.inject()
+        let lazy: Stitcher.Lazy<Single> = try DependencyGraph.inject()
         try measure { try lazy.value }
     } else {
-        let provider: Provider<Single> = try DependencyGraph.inject()
+        let provider: Stitcher.Provider<Single> = try DependencyGraph.inject()
         try measure { try provider() }
     }
 }

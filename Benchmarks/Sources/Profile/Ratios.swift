@@ -138,7 +138,7 @@ func printRatios() throws {
         },
         stitcher: { try DependencyGraph.inject(byType: Autowired.self) },
         swinject: { swinject.resolve(Autowired.self)! })
-    try compareDeferredInjection(storedClosure)
+    try compareDeferredInjection(storedClosure, swinject: swinject)
     try compareChildGraphs()
     compareActivation()
     // Workload 10: a singleton isolated to the main actor, injected on the main actor (this
