@@ -83,6 +83,53 @@ struct DeferredInjectionTests {
         #expect(builds.value == 20)
     }
 
+    @Test func aReadInsideAFactoryDoesNotWaitForAnotherThreadsResolution() throws {
+        let builds = Counter()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let released = Flag(false)
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Report in
+                    // The first build holds the Lazy's resolution until released.
+                    if builds.increment() == 1 {
+                        started.signal()
+                        _ = release.wait(timeout: .now() + 10)
+                    }
+                    return Report()
+                }
+                .scope(.instance)
+            })
+        let lazy: Lazy<Report> = try DependencyGraph.inject()
+        let box = Unchecked(lazy)
+        let first = Protected<Report?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let context = DependencyGraph.currentContext
+        Thread.detachNewThread {
+            context.run { first.withLock { $0 = try? box.value.value } }
+            done.signal()
+        }
+        started.wait()
+        // Inside a build (the factory of a registration), while the other thread resolves
+        // the Lazy: resolved on its own, without waiting for a release only this thread gives.
+        let ownRead = Protected<Report?>(nil)
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () throws -> Upload in
+                    let report = try box.value.value
+                    ownRead.withLock { $0 = report }
+                    return Upload(size: 1)
+                }
+            })
+        _ = try DependencyGraph.inject(byType: Upload.self)
+        #expect(ownRead.withLock { $0 } != nil && !released.isOn)
+        released.isOn = true
+        release.signal()
+        done.wait()
+        let stored = try #require(first.withLock { $0 })
+        #expect(try lazy.value === stored && ownRead.withLock { $0 } !== stored && builds.value == 2)
+    }
+
     @Test func aFailedReadStoresNothingAndTheNextReadTriesAgain() throws {
         let failing = Flag(true)
         DependencyGraph.activate(

@@ -6,8 +6,9 @@ import Atomics
 /// Nothing is built when the `Lazy` is injected. The first read of ``value`` resolves `T`
 /// (exactly as injecting `T` would, with the parameters given to the injection), and every
 /// later read returns that same value. Reads from several threads at once resolve once: the
-/// others wait for the first. A read that throws stores nothing, and the next one tries
-/// again.
+/// others wait for the first (a read made inside a factory does not wait, which could
+/// deadlock: it resolves on its own and stores nothing). A read that throws stores nothing,
+/// and the next one tries again.
 ///
 /// A `Lazy` remembers the graph and the dependency scope it was injected from, and resolves
 /// there wherever it is read: from another thread, task or scope. Read after that graph or
@@ -79,8 +80,9 @@ public final class Lazy<Value>: @unchecked Sendable {
             publish(value)
             return value
         case .wait:
-            // Read again by the resolution this thread runs: resolved without storing, so
-            // that the engine reports the cycle (or returns the stored instance).
+            // Read again by the resolution this thread runs (the engine reports the cycle,
+            // or returns the stored instance), or inside a build while another thread
+            // resolves it: resolved without storing.
             return try request.resolve()
         }
     }
@@ -139,8 +141,10 @@ public final class Lazy<Value>: @unchecked Sendable {
                 self.resolution = (thread, [])
                 return .resolve
             }
-            // Asynchronous readers, and the thread running the resolution, do not block.
-            if thread == nil || resolution.thread == thread { return .wait }
+            // Asynchronous readers, and the thread running the resolution, do not block; nor
+            // does a read made inside a build, whose waiting could close a cycle between
+            // threads that no one would see (it resolves on its own, storing nothing).
+            if thread == nil || resolution.thread == thread || !ThreadState.current.frames.isEmpty { return .wait }
             lock.wait()
         }
     }

@@ -101,11 +101,18 @@ extension GraphEngine {
     /// a task. Failures go to the observer, or to standard error when there is none.
     private func tearDownStoredInstances() {
         let (snapshot, owners) = lock.withLock { (current, Set(active.map(ObjectIdentifier.init))) }
-        let model = GraphModel(snapshot, names: [:], observations: [])
-        let kept = model.nodes.indices.filter {
-            owners.contains(model.nodes[$0].entry.owner) && model.nodes[$0].record.lifetime.entryKeeps == .strongly
+        // The instances that ask for a teardown first (usually few, whatever the graph's
+        // size): the order is worked out among them only.
+        var teardowns: [ObjectIdentifier: [(instance: AnyObject, witness: TeardownWitness)]] = [:]
+        for entry in snapshot.entries where owners.contains(entry.owner) && entry.record.lifetime.entryKeeps == .strongly {
+            for instance in entry.stronglyKeptInstances() {
+                guard let witness = TeardownWitness.checking(entry.record.value(of: instance)) else { continue }
+                teardowns[ObjectIdentifier(entry), default: []].append((instance, witness))
+            }
         }
-        if kept.isEmpty { return }
+        if teardowns.isEmpty { return }
+        let model = GraphModel(snapshot, names: [:], observations: [])
+        let kept = model.nodes.indices.filter { teardowns[ObjectIdentifier(model.nodes[$0].entry)] != nil }
         let order: [Int] =
             switch DependencyOrder(model, selected: kept).ordered() {
             case .success(let order): order.reversed()
@@ -113,10 +120,8 @@ extension GraphEngine {
             }
         var failures: [ScopeTeardownError.Failure] = []
         for node in order {
-            let record = model.nodes[node].record
-            for instance in model.nodes[node].entry.stronglyKeptInstances() {
-                guard let witness = TeardownWitness.checking(record.value(of: instance)) else { continue }
-                let dependency = record.locator.context
+            let dependency = model.nodes[node].record.locator.context
+            for (instance, witness) in teardowns[ObjectIdentifier(model.nodes[node].entry)] ?? [] {
                 if let synchronous = witness.synchronous {
                     do {
                         try synchronous(instance)
