@@ -47,6 +47,18 @@ struct DependencyLoggerTests {
         }
     }
 
+    @Test func aChildGraphLogsWhatItBuilds() throws {
+        let handler = InMemoryLogHandler()
+        DependencyGraph.activate(DependencyContainer(name: "App") { Dependency { Database() }.scope(.singleton) })
+        let session = DependencyGraph.currentContext.child()
+        session.observer = DependencyLogger(logger: logger(handler), slowFactoryThreshold: .seconds(60))
+        session.activate(DependencyContainer(name: "Session") { Dependency(autowiring: Service.init) })
+        _ = try session.inject(byType: Service.self)
+        // The app's singleton is built (and reported) in the app; the session's own here.
+        #expect(handler.entries.map(\.message.description) == ["Instantiated Type[Service]"])
+        #expect(handler.entries.first?.metadata["stitcher.container"] == "Session")
+    }
+
     @Test func aSlowFactoryIsLoggedAtWarningLevel() throws {
         let handler = InMemoryLogHandler()
         // At info level the trace lines are not written; the warning is.
