@@ -52,6 +52,12 @@ func profileTransientShape(_ count: Int) throws {
     for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeFactory) }
 }
 
+/// Injects, with a parameter, a type also registered without, `count` times, for a profiler.
+func profileParameterOverloadShape(_ count: Int) throws {
+    activateShapes()
+    for _ in 0..<count { use(try DependencyGraph.inject(byType: ShapeWidget.self, 7)) }
+}
+
 /// Injects the array of the protocol `count` times, for a profiler.
 func profileArrayShape(_ count: Int) throws {
     activateShapes()
@@ -108,6 +114,9 @@ func printShapes() throws {
     try compare(
         "with and without a parameter, injected without (initializer)", burst: 20_000,
         baseline: { ShapeWidget() }, stitcher: { try DependencyGraph.inject() as ShapeWidget })
+    try compare(
+        "with and without a parameter, injected with one (initializer)", burst: 20_000,
+        baseline: { ShapeWidget(7) }, stitcher: { try DependencyGraph.inject(byType: ShapeWidget.self, 7) })
     try compare(
         "[P] of two singletons (stored array)", burst: 20_000,
         baseline: { consume(listClosure()) }, stitcher: { consume(try DependencyGraph.inject() as [any ShapeListed]) })

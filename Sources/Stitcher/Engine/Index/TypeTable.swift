@@ -20,6 +20,19 @@ struct EntryList: @unchecked Sendable {
     @inline(__always)
     var single: IndexEntry? { others.isEmpty ? first : nil }
 
+    /// The only entry that accepts `arguments`, when exactly one does: what `RequestAnswer`
+    /// answers then, found without making an array (a type registered with and without
+    /// parameters, injected with them).
+    @inline(never)
+    func onlyAccepting(_ arguments: InjectionArguments) -> IndexEntry? {
+        var found = first.record.accepts(arguments) ? first : nil
+        for entry in others where entry.record.accepts(arguments) {
+            if found != nil { return nil }
+            found = entry
+        }
+        return found
+    }
+
     /// The entry that answers an injection of the type `id` without parameters: the only
     /// one, or the only one taking none among registrations that differ by their parameters,
     /// or among several taking none, the one whose own type is `id` (see `answering(_:as:)`).

@@ -39,7 +39,7 @@ extension GraphEngine {
     private func resolve<D>(
         _ list: EntryList?, _ arguments: InjectionArguments, _ state: ThreadState, key: @autoclosure () -> LookupKey
     ) throws -> D {
-        if let entry = list?.single, entry.record.accepts(arguments) {
+        if let list, let entry = list.single ?? list.onlyAccepting(arguments), entry.record.accepts(arguments) {
             guard entry.record.producedType.id == ObjectIdentifier(D.self) else {
                 return try convert(entry, key(), arguments, state)
             }
