@@ -112,6 +112,7 @@ func readmeTable() -> [String] {
         ("ratios", "14 Provider call, transient", "a `Provider` call (a transient)", "a stored closure calling the initializer", ""),
         ("ratios", "15 ", "an app's singleton through two child graphs", "dictionaries falling back", ""),
         ("shapes", "singleton by its protocol", "a singleton by its protocol", "a stored closure", ""),
+        ("shapes", "struct by its own type", "a struct by its own type", "the initializer", ""),
         ("shapes", "value type behind a protocol", "a struct behind a protocol", "a closure making it", ""),
         ("shapes", "[P] of two singletons", "`[any P]` of two singletons", "a stored array", ""),
         (

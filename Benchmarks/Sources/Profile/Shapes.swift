@@ -26,6 +26,18 @@ private func consume(_ value: any ShapeMadeValue) -> AnyObject {
     consumed &+= value.tag
     return sentinel
 }
+/// A struct injected by its own type, as code written for swift-dependencies models its
+/// clients and settings.
+struct ShapeSettings {
+    var retries = 3
+    var timeout = 1.5
+    var host = "api.example.com"
+}
+@inline(never)
+private func consume(_ value: ShapeSettings) -> AnyObject {
+    consumed &+= value.retries
+    return sentinel
+}
 final class ShapeWidget: Sendable {
     let value: Int
     init(_ value: Int = 0) { self.value = value }
@@ -58,6 +70,19 @@ func profileParameterOverloadShape(_ count: Int) throws {
     for _ in 0..<count { use(try DependencyGraph.inject(byType: ShapeWidget.self, 7)) }
 }
 
+/// Injects `count` times the shape `name` names (`struct`: a struct by its own type;
+/// `value`: a value type behind a protocol; `singleton`: a singleton by its protocol), for
+/// a profiler.
+func profileShape(_ name: String, _ count: Int) throws {
+    activateShapes()
+    switch name {
+    case "struct": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as ShapeSettings) }
+    case "struct-baseline": for _ in 0..<count { _ = consume(ShapeSettings()) }
+    case "value": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as any ShapeValue) }
+    default: for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeService) }
+    }
+}
+
 /// Injects the array of the protocol `count` times, for a profiler.
 func profileArrayShape(_ count: Int) throws {
     activateShapes()
@@ -70,6 +95,7 @@ private func activateShapes() {
             Dependency { ShapeSingleton() }.conforms(to: ShapeService.self).scope(.singleton)
             Dependency { ShapeTransient() }.conforms(to: ShapeFactory.self).scope(.instance)
             Dependency { ShapeValueImpl() }.conforms(to: ShapeValue.self)
+            Dependency { ShapeSettings() }
             Dependency { ShapeOptional() }.scope(.singleton)
             Dependency { ShapeFirst() }.conforms(to: ShapeListed.self).scope(.singleton)
             Dependency { ShapeSecond() }.conforms(to: ShapeListed.self).scope(.singleton)
@@ -99,6 +125,9 @@ func printShapes() throws {
     try compare(
         "transient by its protocol (initializer)", burst: 20_000,
         baseline: { ShapeTransient() as any ShapeFactory }, stitcher: { try DependencyGraph.inject() as any ShapeFactory })
+    try compare(
+        "struct by its own type (initializer)", burst: 20_000,
+        baseline: { consume(ShapeSettings()) }, stitcher: { consume(try DependencyGraph.inject() as ShapeSettings) })
     try compare(
         "value type behind a protocol (closure)", burst: 20_000,
         baseline: { consume(valueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeValue) })

@@ -275,6 +275,10 @@ if workload == "shape-transient" {
     try profileTransientShape(iterations)
     exit(0)
 }
+if ["shape-struct", "shape-struct-baseline", "shape-value", "shape-singleton"].contains(workload) {
+    try profileShape(String(workload.dropFirst("shape-".count)), iterations)
+    exit(0)
+}
 if workload == "shape-array" {
     try profileArrayShape(iterations)
     exit(0)

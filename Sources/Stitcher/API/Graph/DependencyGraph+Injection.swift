@@ -32,6 +32,37 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
     }
 
+    /// `directObject(ofType:_:)` for a type that is not a class: a transient value of exactly
+    /// that type is written into `destination` (uninitialized memory for one) instead of
+    /// being boxed, and `destination` returned; otherwise the answer is the direct path's
+    /// object, retained (see `GraphEngine.directAnswer(ofType:_:_:into:)`), or nil for the
+    /// general path.
+    @usableFromInline
+    static func directAnswer(
+        ofType id: ObjectIdentifier, _ arguments: InjectionArguments, into destination: UnsafeMutableRawPointer
+    ) throws -> UnsafeMutableRawPointer? {
+        try GraphEngine.withDirectContext { try $0.directAnswer(ofType: id, arguments, $1, into: destination) }
+    }
+
+    /// `inject(byType:arguments:)` for a type that may be a value's (see
+    /// `ValueLayout.mayHoldValues`): the direct path's answer written into the caller's
+    /// memory when it can be (a transient value of exactly `D`, or presented as the protocol
+    /// `D`), turned into a `D` otherwise (`directValue(_:as:)`); the general path when there
+    /// is no direct answer. Not forced inline, so that `inject(byType:arguments:)` stays the
+    /// size it has for a class, which its callers inline.
+    @inlinable
+    static func injectValue<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        // Every answer is returned from inside: an optional `D` carried out cost a copy of
+        // the existential through its value witnesses.
+        try withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer -> D in
+            let value = buffer.baseAddress!
+            guard let answer = try directAnswer(ofType: ObjectIdentifier(D.self), arguments, into: UnsafeMutableRawPointer(value))
+            else { return try resolve(byType: D.self, arguments: arguments) }
+            if answer == UnsafeMutableRawPointer(value) { return value.move() }
+            return directValue(Unmanaged<AnyObject>.fromOpaque(answer).takeRetainedValue(), as: D.self)
+        }
+    }
+
     /// `directObject(ofType:_:)` without parameters for a caller that must not resolve in
     /// an isolated graph or a dependency scope (a `Provider` injected from the process-wide
     /// graph outside scopes): nil when the calling code has either bound.
@@ -83,9 +114,11 @@ extension DependencyGraph {
     }
 
     /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
-    /// the cast is specialized away in the caller's module.
+    /// the cast is specialized away in the caller's module; for a class (or a class-bound
+    /// protocol), the value path's test folds away or costs one metadata read.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        if !(D.self is AnyClass), ValueLayout.mayHoldValues(D.self) { return try injectValue(byType: D.self, arguments: arguments) }
         if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
             return directValue(object, as: D.self)
         }

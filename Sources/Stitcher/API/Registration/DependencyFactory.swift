@@ -37,7 +37,8 @@ public enum DependencyFactory {
         @usableFromInline
         init(
             parameterTypes: [TypeKey], signature: ObjectIdentifier, origin: ClosureIdentity, storesObjects: Bool,
-            form: InstanceForm.Type?, makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil,
+            form: InstanceForm.Type?, writeValue: ValueWriter? = nil,
+            makeAsync: ((InjectionArguments) async throws -> AnyObject)? = nil,
             isMainActor: Bool = false, declaredDependencies: [TypeKey] = [],
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
@@ -45,7 +46,7 @@ public enum DependencyFactory {
             originCode = origin.code
             originContext = origin.context
             extras = RegistrationExtras.of(
-                parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
+                parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue, makeAsync: makeAsync,
                 isMainActor: isMainActor, declaredDependencies: declaredDependencies
             )
             self.storesObjects = storesObjects
@@ -96,12 +97,31 @@ public enum DependencyFactory {
                     unsafeBitCast(try factory(), to: AnyObject.self)
                 }
             } else {
-                self.init(
-                    parameterTypes: [], signature: InjectionArguments.noParameters, origin: codeAddress(of: factory),
-                    storesObjects: false, form: BoxedForm<T>.self
-                ) { _ in
-                    TypedBox(try factory())
-                }
+                self.init(origin: codeAddress(of: factory), values: factory)
+            }
+        }
+
+        /// `init(origin:values:)` for a factory declared with an empty parameter pack; the
+        /// closure calling it is made here, for the same reason.
+        @inlinable
+        init<each Parameter>(origin: ClosureIdentity, values factory: PackFactory<T, repeat each Parameter>) {
+            let none = (() as Any) as! (repeat each Parameter)
+            self.init(origin: origin, values: { try factory.call(repeat each none) })
+        }
+
+        /// A provider of values made by `factory`, which takes no parameters: boxed when
+        /// stored, written in place when injected (see `ValueWriter`). Apart from the
+        /// initializers that call it, so that a class's factory is captured by one closure
+        /// only, which the optimizer compiles with the factory inlined (a second closure
+        /// capturing it, even one never made, kept it from doing so: a call more per instance).
+        @inlinable
+        init(origin: ClosureIdentity, values factory: @escaping () throws -> T) {
+            self.init(
+                parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin, storesObjects: false,
+                form: BoxedForm<T>.self,
+                writeValue: ValueWriter(of: T.self) { _, destination in destination.initializeMemory(as: T.self, to: try factory()) }
+            ) { _ in
+                TypedBox(try factory())
             }
         }
 
@@ -141,12 +161,15 @@ public enum DependencyFactory {
             if types.isEmpty {
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
-                self.init(
-                    parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin,
-                    storesObjects: storesObjects, form: form
-                ) { _ in
-                    let instance = try factory(repeat each none)
-                    return storesObjects ? unsafeBitCast(instance, to: AnyObject.self) : TypedBox(instance)
+                if storesObjects {
+                    self.init(
+                        parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin,
+                        storesObjects: true, form: nil
+                    ) { _ in
+                        unsafeBitCast(try factory(repeat each none), to: AnyObject.self)
+                    }
+                } else {
+                    self.init(origin: origin, values: PackFactory(call: factory))
                 }
             } else if storesObjects {
                 // The signature matched: the arguments hold exactly these types.

@@ -33,6 +33,10 @@ struct DirectLookup: @unchecked Sendable {
         case transientView
     }
 
+    /// Whether the kind is `.transient` or `.transientView` (one test: their raw values are
+    /// the only ones whose two low bits are set).
+    var isTransient: Bool { bits & 0b11 == 0b11 }
+
     /// The entry's address with the kind in its low bits (entries are 16-byte aligned):
     /// one word, so that tables of lookups stay small.
     let bits: UInt

@@ -13,6 +13,29 @@ extension GraphEngine {
         }
     }
 
+    /// `directObject(ofType:_:_:)` for a caller asking for a type that is not a class, which
+    /// gives uninitialized memory for one: a transient value of exactly that type is written
+    /// there, unboxed (see `RegistrationExtras.writeValue`), and `destination` is returned;
+    /// any other answer is the object `directObject(ofType:_:_:)` gives, retained, as a
+    /// pointer (one word compared by the caller, where an enum cost an outlined copy).
+    @inline(__always)
+    func directAnswer(
+        ofType id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState,
+        into destination: UnsafeMutableRawPointer
+    ) throws -> UnsafeMutableRawPointer? {
+        try withCurrentSnapshot(state) { snapshot -> UnsafeMutableRawPointer? in
+            let lookup = snapshot.directLookup(ofType: id)
+            // The record's flag is read here, so that a class's transient pays no call.
+            if lookup.isTransient, arguments.isEmpty, let entry = lookup.entry,
+                entry._withUnsafeGuaranteedRef({ $0.record.writesValues }),
+                try writeTransientValue(entry, state, into: destination, as: id)
+            {
+                return destination
+            }
+            return try object(for: lookup, as: id, arguments, state).map { Unmanaged.passRetained($0).toOpaque() }
+        } ?? nil
+    }
+
     /// `directObject(ofType:_:_:)` for a registration located by name, requested as the type `id`.
     @inline(__always)
     func directObject(
@@ -25,9 +48,25 @@ extension GraphEngine {
 
     /// Runs `body` with the graph of the current context and the calling thread's state,
     /// neither retained; nil when the thread has no state yet (its first lookup goes the
-    /// general way, which makes it).
+    /// general way, which makes it). Not generic over the answer: a generic version was not
+    /// inlined into the singleton's lookup (204 instructions instead of 166).
     @inline(__always)
     static func withDirectContext(_ body: (GraphEngine, ThreadState) throws -> AnyObject?) rethrows -> AnyObject? {
+        guard let state = ThreadState.unretainedCurrent else { return nil }
+        return try state._withUnsafeGuaranteedRef { state in
+            if isolatedGraphCount == 0 {
+                return try state.sharedGraph._withUnsafeGuaranteedRef { try body($0, state) }
+            }
+            return try body(GraphContext.current, state)
+        }
+    }
+
+    /// `withDirectContext(_:)` for `directAnswer(ofType:_:_:into:)`'s answer (the same code
+    /// for another result type: written generically, neither was inlined).
+    @inline(__always)
+    static func withDirectContext(
+        _ body: (GraphEngine, ThreadState) throws -> UnsafeMutableRawPointer?
+    ) rethrows -> UnsafeMutableRawPointer? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
             if isolatedGraphCount == 0 {
@@ -123,6 +162,35 @@ extension GraphEngine {
     @inline(never)
     private func transientObject(_ entry: IndexEntry, _ state: ThreadState) throws -> AnyObject {
         try makeTransient(entry, nil, state)
+    }
+
+    /// Writes a new value of a transient registration without parameters into
+    /// `destination` when its record can (see `RegistrationRecord.writesValues`) and no graph
+    /// has an observer (which is told about an instance; the boxed build tells it); false
+    /// otherwise, before anything is built.
+    ///
+    /// The value is written as is when the registration produces exactly the type `id` asked
+    /// for (so `destination` has its size); asked for as a protocol it is presented as (a
+    /// `.transientView`), into an existential made from a verified template, when the
+    /// runtime keeps the value in the existential's buffer (so the template's size is
+    /// `destination`'s: it was learnt from a cast to the type `id`).
+    @inline(never)
+    private func writeTransientValue(
+        _ unretained: Unmanaged<IndexEntry>, _ state: ThreadState, into destination: UnsafeMutableRawPointer,
+        as id: ObjectIdentifier
+    ) throws -> Bool {
+        try unretained._withUnsafeGuaranteedRef { entry in
+            let record = entry.record
+            guard record.writesValues, !mayBeObserved else { return false }
+            if record.producedType.id != id {
+                guard record.writesInlineValues,
+                    ExistentialTemplates.presentValue(of: record.producedType.id, as: id, into: destination)
+                else { return false }
+            }
+            // As for a boxed transient, the frame keeps the snapshot, and so the entry, alive.
+            try writeTransient(entry, state, into: destination)
+            return true
+        }
     }
 
     /// The instance of a `.scoped` registration without parameters in the innermost scope

@@ -157,12 +157,32 @@ extension GraphEngine {
     /// when it takes no parameters.
     @inline(__always)
     func makeTransient(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
+        let inherited = try enterTransient(entry, arguments, state)
+        return try instantiate(entry, arguments, state, inherited: inherited)
+    }
+
+    /// Builds a new value of a registration in the `.instance` scope that takes no
+    /// parameters, written into `destination` (see `RegistrationRecord.writeValue(into:)`)
+    /// instead of boxed. Nothing observes it: the caller has checked that no graph has an
+    /// observer (one added by another thread meanwhile sees the next build).
+    @inline(__always)
+    func writeTransient(_ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer) throws {
+        let inherited = try enterTransient(entry, nil, state)
+        try enterFrame(entry, nil, state, inherited: inherited)
+        try withFrame(entry, nil, nil, state) { try $0.writeValue(into: destination) }
+    }
+
+    /// What every transient build starts with: the path inherited from a parent task, and
+    /// the cycle check (an outermost resolution with no inherited path cannot be a cycle).
+    @inline(__always)
+    private func enterTransient(
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState
+    ) throws -> InheritedResolution? {
         let inherited = inheritedResolution(state)
-        // An outermost resolution with no inherited path cannot be a cycle.
         if !state.frames.isEmpty || inherited != nil, settings.detectsCycles {
             try checkCycle(entry, arguments, state)
         }
-        return try instantiate(entry, arguments, state, inherited: inherited)
+        return inherited
     }
 
     /// Runs the factory of `entry` with a frame pushed on the thread's resolution path.
@@ -174,6 +194,23 @@ extension GraphEngine {
         _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
     ) throws -> AnyObject {
+        try enterFrame(entry, arguments, state, inherited: inherited, chain: chain)
+        let record = entry.record
+        let parameters = record.takesParameters ? arguments : nil
+        // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
+        // that a deep path through one registration is not hashed again at every level.
+        let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
+        if mayBeObserved { return try observedInstantiation(entry, parameters, hash, state) }
+        return try withFrame(entry, parameters, hash, state) { record in record.finish(try record.make(parameters ?? .none)) }
+    }
+
+    /// Binds the inherited path and chain to a thread's first frame, or checks the stack
+    /// before a nested one.
+    @inline(__always)
+    private func enterFrame(
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain? = nil
+    ) throws {
         if state.frames.isEmpty {
             // Both are nil between resolutions: only write what there is.
             if let inherited { state.inherited = inherited }
@@ -181,19 +218,23 @@ extension GraphEngine {
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
             throw tooDeep(entry, state)
         }
-        let record = entry.record
-        let parameters = record.takesParameters ? arguments : nil
-        // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
-        // that a deep path through one registration is not hashed again at every level.
-        let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
-        if mayBeObserved { return try observedInstantiation(entry, parameters, hash, state) }
+    }
+
+    /// Runs `body` (the factory) with the frame of `entry` on the thread's resolution path,
+    /// its failure reported as the factory's.
+    @inline(__always)
+    private func withFrame<R>(
+        _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState,
+        _ body: (RegistrationRecord) throws -> R
+    ) throws -> R {
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
         defer {
             state.frames.pop()
             if state.frames.isEmpty { state.endResolution() }
         }
+        let record = entry.record
         do {
-            return record.finish(try record.make(parameters ?? .none))
+            return try body(record)
         } catch {
             throw failure(error, of: record, state)
         }

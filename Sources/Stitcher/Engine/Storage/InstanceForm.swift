@@ -22,3 +22,28 @@ final class BoxedForm<T>: InstanceForm {
         (object as? T).map { TypedBox($0) }
     }
 }
+
+/// A value-type (or existential) instance in stored form.
+@usableFromInline
+class InstanceBox: @unchecked Sendable {
+    var anyValue: Any { fatalError("abstract") }
+    /// Whether the value's dynamic type is not the box's type (a value behind an existential).
+    var holdsAnotherType: Bool { fatalError("abstract") }
+}
+
+@usableFromInline
+final class TypedBox<T>: InstanceBox, @unchecked Sendable {
+    @usableFromInline let value: T
+
+    @usableFromInline
+    init(_ value: T) { self.value = value }
+
+    override var anyValue: Any { value }
+
+    override var holdsAnotherType: Bool { ObjectIdentifier(Swift.type(of: value as Any)) != ObjectIdentifier(T.self) }
+
+    /// The underlying object when the value is a class instance behind an existential.
+    var object: AnyObject? {
+        Swift.type(of: value as Any) is AnyClass ? (value as AnyObject) : nil
+    }
+}

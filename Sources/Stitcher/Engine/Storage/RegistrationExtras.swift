@@ -13,6 +13,20 @@ final class RegistrationExtras: @unchecked Sendable {
     let signature: ObjectIdentifier
     /// The form of boxed instances, when `T` is not a class.
     let form: InstanceForm.Type?
+    /// Runs the synchronous factory of a value type and writes its value, unboxed, into
+    /// uninitialized memory for one `T`: how a transient value reaches the caller that asked
+    /// for exactly `T` without a box (`GraphEngine.writeTransient`). Nil for classes, for
+    /// `PostInstantiationAware` types (whose `didInstantiate()` `finish(_:)` calls) and once
+    /// a decorator replaced the factory: `hasValueWriter` tells. Not optional, so that a
+    /// call borrows the closure's context instead of copying it out of an optional.
+    let writeValue: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
+    /// The writer `writeValue` comes from, kept for copies of these extras.
+    private let writer: ValueWriter?
+    /// Whether `writeValue` is the factory's (not `noValueWriter`).
+    let hasValueWriter: Bool
+    /// Whether the runtime keeps the values `writeValue` writes inside an existential's
+    /// inline buffer (see `ValueLayout`), so that one can be written there directly.
+    let writesInlineValues: Bool
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
@@ -28,6 +42,7 @@ final class RegistrationExtras: @unchecked Sendable {
 
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
+        writeValue: ValueWriter?,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
         declaredDependencies: [DeclaredDependency], teardown: TeardownWitness?,
         managedScope: (any ManagedDependencyScopeProviding)?
@@ -35,6 +50,17 @@ final class RegistrationExtras: @unchecked Sendable {
         self.parameterTypes = parameterTypes
         self.signature = signature
         self.form = form
+        // Not `??`, which is generic: the closure would be stored behind two thunks.
+        if let writeValue {
+            self.writeValue = writeValue.write
+            hasValueWriter = true
+            writesInlineValues = writeValue.isStoredInline
+        } else {
+            self.writeValue = Self.noValueWriter
+            hasValueWriter = false
+            writesInlineValues = false
+        }
+        self.writer = writeValue
         self.makeAsync = makeAsync
         self.isMainActor = isMainActor
         self.declaredDependencies = declaredDependencies
@@ -42,17 +68,23 @@ final class RegistrationExtras: @unchecked Sendable {
         self.managedScope = managedScope
     }
 
+    /// The `writeValue` of a registration without a value writer, never called.
+    private static func noValueWriter(_: InjectionArguments, _: UnsafeMutableRawPointer) throws {
+        preconditionFailure("a value is written only by a registration that writes values")
+    }
+
     /// The extras of a factory; nil when it needs none.
     @usableFromInline
     static func of(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
+        writeValue: ValueWriter? = nil,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
         declaredDependencies: [TypeKey]
     ) -> RegistrationExtras? {
         guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor || !declaredDependencies.isEmpty
         else { return nil }
         return RegistrationExtras(
-            parameterTypes: parameterTypes, signature: signature, form: form, makeAsync: makeAsync,
+            parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue, makeAsync: makeAsync,
             isMainActor: isMainActor, declaredDependencies: declaredDependencies.map(DeclaredDependency.init(type:)),
             teardown: nil, managedScope: nil
         )
@@ -63,19 +95,21 @@ final class RegistrationExtras: @unchecked Sendable {
         copy(of: extras, declaredDependencies: (extras?.declaredDependencies ?? []) + declared)
     }
 
-    /// `extras` (or none) with what the record adds: how a scope tears an instance down
-    /// (`.scoped` registrations of a type that asks for it) and a `.managed` scope's provider.
-    /// `extras` with its asynchronous factory replaced.
+    /// `extras` with its asynchronous factory replaced, and without the value writer, which
+    /// would bypass the synchronous factory's replacement.
     static func replacing(
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, in extras: RegistrationExtras
     ) -> RegistrationExtras {
         RegistrationExtras(
-            parameterTypes: extras.parameterTypes, signature: extras.signature, form: extras.form, makeAsync: makeAsync,
+            parameterTypes: extras.parameterTypes, signature: extras.signature, form: extras.form, writeValue: nil,
+            makeAsync: makeAsync,
             isMainActor: extras.isMainActor, declaredDependencies: extras.declaredDependencies, teardown: extras.teardown,
             managedScope: extras.managedScope
         )
     }
 
+    /// `extras` (or none) with what the record adds: how a scope tears an instance down
+    /// (`.scoped` registrations of a type that asks for it) and a `.managed` scope's provider.
     static func adding(
         teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, to extras: RegistrationExtras?
     ) -> RegistrationExtras? {
@@ -91,7 +125,7 @@ final class RegistrationExtras: @unchecked Sendable {
     ) -> RegistrationExtras {
         RegistrationExtras(
             parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
-            form: extras?.form, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
+            form: extras?.form, writeValue: extras?.writer, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
             declaredDependencies: declaredDependencies ?? extras?.declaredDependencies ?? [],
             teardown: teardown ?? extras?.teardown, managedScope: managedScope ?? extras?.managedScope
         )
@@ -113,4 +147,39 @@ struct DeclaredDependency: Hashable, Sendable {
         key = .name(name)
         self.type = type
     }
+}
+
+/// How a registration of a value type writes its factory's value, unboxed, into memory for
+/// one (see `RegistrationExtras.writeValue`), with the type's layout as the registering
+/// module was compiled with it, which `ValueLayout` checks the runtime's against.
+///
+/// (Declared `@usableFromInline` for the inlined provider initializers, which make it.)
+@usableFromInline
+struct ValueWriter: @unchecked Sendable {
+    let write: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
+    private let type: Any.Type
+    private let size: Int
+    private let stride: Int
+    private let alignment: Int
+
+    /// A writer of `T`, made in the registering module, where `MemoryLayout<T>` is constant.
+    @inlinable
+    init<T>(of _: T.Type, _ write: @escaping (InjectionArguments, UnsafeMutableRawPointer) throws -> Void) {
+        self.init(type: T.self, size: MemoryLayout<T>.size, stride: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment, write)
+    }
+
+    @usableFromInline
+    init(
+        type: Any.Type, size: Int, stride: Int, alignment: Int,
+        _ write: @escaping (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
+    ) {
+        self.write = write
+        self.type = type
+        self.size = size
+        self.stride = stride
+        self.alignment = alignment
+    }
+
+    /// Whether the runtime stores the values written inline in an existential's buffer.
+    var isStoredInline: Bool { ValueLayout.isStoredInline(type, size: size, stride: stride, alignment: alignment) }
 }

@@ -42,6 +42,10 @@ final class RegistrationRecord: @unchecked Sendable {
         /// `T` is a value type whose values are all of exactly `T` (not an existential), so
         /// that a boxed instance's type is known without looking at it.
         static let boxesExactType = Flags(rawValue: 8)
+        /// `writeValue(into:)` can make an instance (see `writesValues`).
+        static let writesValues = Flags(rawValue: 16)
+        /// It writes values the runtime keeps inline in an existential (see `writesInlineValues`).
+        static let writesInlineValues = Flags(rawValue: 32)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -76,6 +80,10 @@ final class RegistrationRecord: @unchecked Sendable {
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
+        if flags.contains(.boxesExactType), !alwaysAware, let extras, extras.hasValueWriter {
+            flags.insert(.writesValues)
+            if extras.writesInlineValues { flags.insert(.writesInlineValues) }
+        }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
         let teardown = lifetime.needsOpenScope ? TeardownWitness.of(producedType.type) : nil
@@ -127,6 +135,28 @@ final class RegistrationRecord: @unchecked Sendable {
     /// What the factory is declared to inject (an autowired initializer's parameters taken
     /// from the graph, `dependsOn(…)`), in order; empty when it declares none.
     var declaredDependencies: [DeclaredDependency] { extras?.declaredDependencies ?? [] }
+
+    /// Whether `writeValue(into:)` can make an instance: the factory's value is of exactly
+    /// `T`, a value type that is not `PostInstantiationAware`, and nothing replaced the
+    /// factory (see `RegistrationExtras.writeValue`). Otherwise its value must be boxed: for
+    /// an existential, `finish(_:)` may have to notify the value it holds.
+    @inline(__always)
+    var writesValues: Bool { flags.contains(.writesValues) }
+
+    /// Whether it `writesValues` that the runtime keeps inline in an existential's buffer, so
+    /// that one is presented as a protocol it conforms to by writing it into an existential
+    /// made from a template (`ExistentialTemplates.presentValue`).
+    @inline(__always)
+    var writesInlineValues: Bool { flags.contains(.writesInlineValues) }
+
+    /// Runs the factory of a registration without parameters that `writesValues`, and writes
+    /// its value, unboxed, into `destination` (uninitialized memory for one `T`). The
+    /// extras are used unretained (this record holds them), so that the call borrows the
+    /// closure's context instead of retaining it.
+    @inline(__always)
+    func writeValue(into destination: UnsafeMutableRawPointer) throws {
+        try Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { try $0.writeValue(.none, destination) }
+    }
 
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
@@ -283,30 +313,5 @@ enum LookupKey: Hashable, @unchecked Sendable {
         case .type(let type): .type(type.description)
         case .value(let value): .value(value)
         }
-    }
-}
-
-/// A value-type (or existential) instance in stored form.
-@usableFromInline
-class InstanceBox: @unchecked Sendable {
-    var anyValue: Any { fatalError("abstract") }
-    /// Whether the value's dynamic type is not the box's type (a value behind an existential).
-    var holdsAnotherType: Bool { fatalError("abstract") }
-}
-
-@usableFromInline
-final class TypedBox<T>: InstanceBox, @unchecked Sendable {
-    @usableFromInline let value: T
-
-    @usableFromInline
-    init(_ value: T) { self.value = value }
-
-    override var anyValue: Any { value }
-
-    override var holdsAnotherType: Bool { ObjectIdentifier(Swift.type(of: value as Any)) != ObjectIdentifier(T.self) }
-
-    /// The underlying object when the value is a class instance behind an existential.
-    var object: AnyObject? {
-        Swift.type(of: value as Any) is AnyClass ? (value as AnyObject) : nil
     }
 }
