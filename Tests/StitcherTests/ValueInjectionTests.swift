@@ -38,14 +38,25 @@ private struct Notified: PostInstantiationAware, Sendable {
 private struct Upstream: Sendable { let downstream: [Downstream] }
 private struct Downstream: Sendable { let upstream: [Upstream] }
 private struct Failure: Error {}
+private protocol Written { var tag: Int { get } }
+/// Notified through its registration's existential, which is not `PostInstantiationAware`.
+private struct WrittenValue: Written, PostInstantiationAware, @unchecked Sendable {
+    let tag: Int
+    let counter: Counter
+    func didInstantiate() { counter.increment() }
+}
+private final class WrittenObject: Written, @unchecked Sendable {
+    let tag: Int
+    init(tag: Int) { self.tag = tag }
+}
 
-/// Weak references to every connection made, to check that none outlives its last use.
+/// Weak references to every object made, to check that none outlives its last use.
 private final class Census: @unchecked Sendable {
     private let lock = NSLock()
     private var references: [() -> AnyObject?] = []
-    func track(_ connection: Connection) -> Connection {
-        lock.withLock { references.append { [weak connection] in connection } }
-        return connection
+    func track<Object: AnyObject>(_ object: Object) -> Object {
+        lock.withLock { references.append { [weak object] in object } }
+        return object
     }
     var alive: Int { lock.withLock { references.filter { $0() != nil }.count } }
 }
@@ -185,6 +196,27 @@ struct ValueInjectionTests {
     @Test func anEmptyStructBehindAProtocolIsPresented() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Empty() }.conforms(to: Described.self) })
         for _ in 0..<5 { #expect((try DependencyGraph.inject() as any Described).text == "empty") }
+    }
+
+    @Test func aValueRegisteredAsItsProtocolIsWrittenAndItsValueNotified() throws {
+        let counter = Counter()
+        DependencyGraph.activate(
+            DependencyContainer { Dependency { WrittenValue(tag: counter.value + 1, counter: counter) as any Written } })
+        for expected in 1...5 { #expect((try DependencyGraph.inject() as any Written).tag == expected) }
+        #expect(counter.value == 5, "didInstantiate() of each value, found behind the existential")
+    }
+
+    @Test func anObjectRegisteredAsAnOpaqueProtocolIsRetainedOnce() throws {
+        let serial = Counter()
+        let census = Census()
+        DependencyGraph.activate(
+            DependencyContainer { Dependency { census.track(WrittenObject(tag: serial.increment())) as any Written } })
+        do {
+            let all = try (0..<5).map { _ in try DependencyGraph.inject() as any Written }
+            #expect(all.map(\.tag) == [1, 2, 3, 4, 5])
+            #expect(census.alive == 5)
+        }
+        #expect(census.alive == 0)
     }
 
     @Test func theRuntimeLayoutIsReadOnlyWhenItIsTheOneCompiled() {

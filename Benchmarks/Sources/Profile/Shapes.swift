@@ -71,14 +71,15 @@ func profileParameterOverloadShape(_ count: Int) throws {
 }
 
 /// Injects `count` times the shape `name` names (`struct`: a struct by its own type;
-/// `value`: a value type behind a protocol; `singleton`: a singleton by its protocol), for
-/// a profiler.
+/// `value`: a value type behind a protocol; `made-value`: a value registered as its
+/// protocol; `singleton`: a singleton by its protocol), for a profiler.
 func profileShape(_ name: String, _ count: Int) throws {
     activateShapes()
     switch name {
     case "struct": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as ShapeSettings) }
     case "struct-baseline": for _ in 0..<count { _ = consume(ShapeSettings()) }
     case "value": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as any ShapeValue) }
+    case "made-value": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as any ShapeMadeValue) }
     default: for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeService) }
     }
 }

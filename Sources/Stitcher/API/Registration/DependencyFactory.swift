@@ -114,12 +114,21 @@ public enum DependencyFactory {
         /// initializers that call it, so that a class's factory is captured by one closure
         /// only, which the optimizer compiles with the factory inlined (a second closure
         /// capturing it, even one never made, kept it from doing so: a call more per instance).
+        ///
+        /// A value of an existential `T` (`Impl() as any P`) is of another type, which may be
+        /// `PostInstantiationAware`: the writer asks, as `RegistrationRecord.finish(_:)` does
+        /// for a boxed one.
         @inlinable
         init(origin: ClosureIdentity, values factory: @escaping () throws -> T) {
+            let notifies = ValueWriter.notifiesInstances(of: T.self)
             self.init(
                 parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin, storesObjects: false,
                 form: BoxedForm<T>.self,
-                writeValue: ValueWriter(of: T.self) { _, destination in destination.initializeMemory(as: T.self, to: try factory()) }
+                writeValue: ValueWriter(of: T.self) { _, destination in
+                    let value = try factory()
+                    if notifies { ValueWriter.notifyIfAware(value) }
+                    destination.initializeMemory(as: T.self, to: value)
+                }
             ) { _ in
                 TypedBox(try factory())
             }

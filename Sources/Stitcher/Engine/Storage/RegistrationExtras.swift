@@ -15,10 +15,10 @@ final class RegistrationExtras: @unchecked Sendable {
     let form: InstanceForm.Type?
     /// Runs the synchronous factory of a value type and writes its value, unboxed, into
     /// uninitialized memory for one `T`: how a transient value reaches the caller that asked
-    /// for exactly `T` without a box (`GraphEngine.writeTransient`). Nil for classes, for
-    /// `PostInstantiationAware` types (whose `didInstantiate()` `finish(_:)` calls) and once
-    /// a decorator replaced the factory: `hasValueWriter` tells. Not optional, so that a
-    /// call borrows the closure's context instead of copying it out of an optional.
+    /// for exactly `T` without a box (`GraphEngine.writeTransient`). `noValueWriter` for
+    /// classes and once a decorator replaced the factory: `hasValueWriter` tells (and the
+    /// record keeps `PostInstantiationAware` types boxed). Not optional, so that a call
+    /// borrows the closure's context instead of copying it out of an optional.
     let writeValue: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
     /// The writer `writeValue` comes from, kept for copies of these extras.
     private let writer: ValueWriter?
@@ -179,6 +179,27 @@ struct ValueWriter: @unchecked Sendable {
         self.stride = stride
         self.alignment = alignment
     }
+
+    /// Whether a value of `type` may be of another type (`type` is an existential), which
+    /// `notifyIfAware(_:)` must then ask about; asked once, when the provider is made.
+    @usableFromInline
+    static func notifiesInstances(of type: Any.Type) -> Bool { !MetadataKind.valuesAreExactly(type) }
+
+    /// Calls `didInstantiate()` of a new value of another type than its registration's when
+    /// it is `PostInstantiationAware` (see `UnawareTypes`). Its dynamic type is looked up
+    /// first (`type(of:)` of a generic value bound to an existential would give the
+    /// existential), so that a type known not to be skips the conformance check.
+    @inlinable
+    static func notifyIfAware<T>(_ value: T) {
+        guard !isKnownUnaware(Swift.type(of: value as Any)) else { return }
+        notifyChecking(value)
+    }
+
+    @usableFromInline
+    static func isKnownUnaware(_ type: Any.Type) -> Bool { UnawareTypes.isKnownUnaware(type) }
+
+    @usableFromInline
+    static func notifyChecking(_ value: Any) { UnawareTypes.notifyIfAware(value) }
 
     /// Whether the runtime stores the values written inline in an existential's buffer.
     var isStoredInline: Bool { ValueLayout.isStoredInline(type, size: size, stride: stride, alignment: alignment) }

@@ -80,7 +80,7 @@ final class RegistrationRecord: @unchecked Sendable {
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
-        if flags.contains(.boxesExactType), !alwaysAware, let extras, extras.hasValueWriter {
+        if !storesObjects, !alwaysAware, let extras, extras.hasValueWriter {
             flags.insert(.writesValues)
             if extras.writesInlineValues { flags.insert(.writesInlineValues) }
         }
@@ -136,10 +136,11 @@ final class RegistrationRecord: @unchecked Sendable {
     /// from the graph, `dependsOn(…)`), in order; empty when it declares none.
     var declaredDependencies: [DeclaredDependency] { extras?.declaredDependencies ?? [] }
 
-    /// Whether `writeValue(into:)` can make an instance: the factory's value is of exactly
-    /// `T`, a value type that is not `PostInstantiationAware`, and nothing replaced the
-    /// factory (see `RegistrationExtras.writeValue`). Otherwise its value must be boxed: for
-    /// an existential, `finish(_:)` may have to notify the value it holds.
+    /// Whether `writeValue(into:)` can make an instance: `T` is a value type or an
+    /// existential that is not `PostInstantiationAware` (whose `didInstantiate()` `finish(_:)`
+    /// calls on the boxed value), and nothing replaced the factory (see
+    /// `RegistrationExtras.writeValue`; its writer notifies an existential's value as
+    /// `finish(_:)` would).
     @inline(__always)
     var writesValues: Bool { flags.contains(.writesValues) }
 

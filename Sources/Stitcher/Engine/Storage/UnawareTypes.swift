@@ -18,6 +18,12 @@ enum UnawareTypes {
         slots[Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & (slots.count - 1)]
     }
 
+    /// Whether `type` is known not to be `PostInstantiationAware` (a new value of it needs no check).
+    static func isKnownUnaware(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        return slot(id).load(ordering: .relaxed) == Int(bitPattern: id)
+    }
+
     /// Calls `didInstantiate()` of `value` when it is `PostInstantiationAware`.
     static func notifyIfAware(_ value: Any) {
         let id = ObjectIdentifier(type(of: value))
