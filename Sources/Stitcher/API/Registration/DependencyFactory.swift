@@ -102,7 +102,8 @@ public enum DependencyFactory {
         }
 
         /// `init(origin:values:)` for a factory declared with an empty parameter pack; the
-        /// closure calling it is made here, for the same reason.
+        /// closure calling it is made here, so that the initializer the registration inlines
+        /// stays small.
         @inlinable
         init<each Parameter>(origin: ClosureIdentity, values factory: PackFactory<T, repeat each Parameter>) {
             let none = (() as Any) as! (repeat each Parameter)
@@ -110,10 +111,7 @@ public enum DependencyFactory {
         }
 
         /// A provider of values made by `factory`, which takes no parameters: boxed when
-        /// stored, written in place when injected (see `ValueWriter`). Apart from the
-        /// initializers that call it, so that a class's factory is captured by one closure
-        /// only, which the optimizer compiles with the factory inlined (a second closure
-        /// capturing it, even one never made, kept it from doing so: a call more per instance).
+        /// stored, written in place when injected (see `ValueWriter`).
         ///
         /// A value of an existential `T` (`Impl() as any P`) is of another type, which may be
         /// `PostInstantiationAware`: the writer asks, as `RegistrationRecord.finish(_:)` does
