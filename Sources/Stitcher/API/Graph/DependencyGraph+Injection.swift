@@ -32,6 +32,14 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
     }
 
+    /// `directObject(ofType:_:)` for an injection with parameters, which may choose among
+    /// registrations of the type that differ by their parameters (see
+    /// `GraphEngine.directObject(ofType:parameters:_:)`).
+    @usableFromInline
+    static func directObject(ofType id: ObjectIdentifier, parameters arguments: InjectionArguments) throws -> AnyObject? {
+        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, parameters: arguments, $1) }
+    }
+
     /// `directObject(ofType:_:)` for a type that is not a class: a transient value of exactly
     /// that type is written into `destination` (uninitialized memory for one) instead of
     /// being boxed, and `destination` returned; otherwise the answer is the direct path's
@@ -44,20 +52,20 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directAnswer(ofType: id, arguments, $1, into: destination) }
     }
 
-    /// `inject(byType:arguments:)` for a type that may be a value's (see
+    /// `inject(byType:arguments:)` without parameters for a type that may be a value's (see
     /// `ValueLayout.mayHoldValues`): the direct path's answer written into the caller's
     /// memory when it can be (a transient value of exactly `D`, or presented as the protocol
     /// `D`), turned into a `D` otherwise (`directValue(_:as:)`); the general path when there
     /// is no direct answer. Not forced inline, so that `inject(byType:arguments:)` stays the
     /// size it has for a class, which its callers inline.
     @inlinable
-    static func injectValue<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+    static func injectValue<D>(byType _: D.Type) throws -> D {
         // Every answer is returned from inside: an optional `D` carried out cost a copy of
         // the existential through its value witnesses.
         try withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer -> D in
             let value = buffer.baseAddress!
-            guard let answer = try directAnswer(ofType: ObjectIdentifier(D.self), arguments, into: UnsafeMutableRawPointer(value))
-            else { return try resolve(byType: D.self, arguments: arguments) }
+            guard let answer = try directAnswer(ofType: ObjectIdentifier(D.self), .none, into: UnsafeMutableRawPointer(value))
+            else { return try resolve(byType: D.self, arguments: .none) }
             if answer == UnsafeMutableRawPointer(value) { return value.move() }
             return directValue(Unmanaged<AnyObject>.fromOpaque(answer).takeRetainedValue(), as: D.self)
         }
@@ -118,8 +126,13 @@ extension DependencyGraph {
     /// protocol), the value path's test folds away or costs one metadata read.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
-        if !(D.self is AnyClass), ValueLayout.mayHoldValues(D.self) { return try injectValue(byType: D.self, arguments: arguments) }
-        if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
+        // A value with parameters is answered boxed, as a class is: only one without is written in place.
+        if arguments.isEmpty, !(D.self is AnyClass), ValueLayout.mayHoldValues(D.self) {
+            return try injectValue(byType: D.self)
+        }
+        // One call: `isEmpty` is a constant where this is inlined.
+        let id = ObjectIdentifier(D.self)
+        if let object = try arguments.isEmpty ? directObject(ofType: id, arguments) : directObject(ofType: id, parameters: arguments) {
             return directValue(object, as: D.self)
         }
         return try resolve(byType: D.self, arguments: arguments)

@@ -37,8 +37,8 @@ struct DirectLookup: @unchecked Sendable {
     /// the only ones whose two low bits are set).
     var isTransient: Bool { bits & 0b11 == 0b11 }
 
-    /// The entry's address with the kind in its low bits (entries are 16-byte aligned):
-    /// one word, so that tables of lookups stay small.
+    /// The entry's address with the kind in its low three bits and `overloadsFlag` in the
+    /// fourth (entries are 16-byte aligned): one word, so that tables of lookups stay small.
     let bits: UInt
 
     static let none = DirectLookup(bits: 0)
@@ -109,6 +109,19 @@ struct DirectLookup: @unchecked Sendable {
     }
 
     static let kindMask: UInt = 0b111
+
+    /// Set in a type's lookup when each of its registrations taking parameters has its own
+    /// signature and is itself a `.parameterized` lookup of the type: an injection with
+    /// parameters then finds the one taking them in the snapshot's `OverloadTable`,
+    /// whatever the lookup's own kind.
+    static let overloadsFlag: UInt = 0b1000
+
+    /// Whether `overloadsFlag` is set.
+    @inline(__always)
+    var hasOverloads: Bool { bits & Self.overloadsFlag != 0 }
+
+    /// This lookup with `overloadsFlag` set.
+    var withOverloads: DirectLookup { DirectLookup(bits: bits | Self.overloadsFlag) }
 
     /// Read without a range check: `bits` is only ever made from a `Kind`'s raw value.
     @inline(__always)

@@ -78,6 +78,13 @@ final class IndexSnapshot: @unchecked Sendable {
         isIndexed ? byType.directLookup(id) : .none
     }
 
+    /// The registration of the type `id` taking parameters of `signature`, among several
+    /// that differ by their parameters (see `OverloadTable`), or nil.
+    @inline(__always)
+    func overload(ofType id: ObjectIdentifier, accepting signature: ObjectIdentifier) -> Unmanaged<IndexEntry>? {
+        byType.overloads.entry(ofType: id, signature: signature)
+    }
+
     /// The lookups answering a request for an array of the type with identity `id` (see
     /// `TypeTable.elementLookups(_:)`); nil when the graph is not indexed.
     @inline(__always)

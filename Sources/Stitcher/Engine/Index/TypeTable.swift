@@ -87,6 +87,8 @@ struct TypeTable: @unchecked Sendable {
     /// For each type with several registrations, the lookup of each as an element of an
     /// array of the type (see `elementLookups(_:)`); nil for the others.
     private let elements: [[DirectLookup]?]
+    /// The registrations of types whose lookup has `DirectLookup.overloadsFlag`.
+    let overloads: OverloadTable
     private let mask: Int
     private let shift: UInt
 
@@ -97,6 +99,7 @@ struct TypeTable: @unchecked Sendable {
         var values = [EntryList?](repeating: nil, count: capacity)
         var direct = [DirectLookup](repeating: .none, count: capacity)
         var elements = [[DirectLookup]?](repeating: nil, count: capacity)
+        var overloads: [(type: ObjectIdentifier, signature: ObjectIdentifier, entry: IndexEntry)] = []
         let mask = capacity - 1
         let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         for (id, list) in lists {
@@ -112,14 +115,34 @@ struct TypeTable: @unchecked Sendable {
                 elements[index] = list.entries.map { entry in
                     DirectLookup(entry, entry.record.takesParameters ? .parameterized : DirectLookup.kind(of: entry, as: id))
                 }
+                if Self.overloadsAreDirect(list, as: id) {
+                    direct[index] = direct[index].withOverloads
+                    for entry in list.entries where entry.record.takesParameters {
+                        overloads.append((id, entry.record.signature, entry))
+                    }
+                }
             }
         }
         self.keys = keys
         self.lists = values
         self.direct = direct
         self.elements = elements
+        self.overloads = OverloadTable(overloads)
         self.mask = mask
         self.shift = shift
+    }
+
+    /// Whether an injection of the type `id` with parameters can be answered from the
+    /// element lookups of `list`, several registrations: some take parameters, each with a
+    /// signature of its own (so at most one accepts an injection's), and each is a
+    /// `.parameterized` lookup of `id` (its stored form is the answer).
+    private static func overloadsAreDirect(_ list: EntryList, as id: ObjectIdentifier) -> Bool {
+        var signatures: Set<ObjectIdentifier> = []
+        for entry in list.entries where entry.record.takesParameters {
+            guard DirectLookup.kind(of: entry, as: id) == .parameterized, signatures.insert(entry.record.signature).inserted
+            else { return false }
+        }
+        return !signatures.isEmpty
     }
 
     @inline(__always)

@@ -41,8 +41,8 @@ struct InjectionArguments: @unchecked Sendable {
         }
     }
 
-    /// Whether there are parameters.
-    @inline(__always)
+    /// Whether there are none: a constant where the injection is compiled.
+    @inlinable @inline(__always)
     var isEmpty: Bool { packType == nil }
 
     /// Whether the list of parameter types is empty: an injection without parameters is
