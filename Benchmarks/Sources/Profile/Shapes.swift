@@ -64,10 +64,15 @@ func profileTransientShape(_ count: Int) throws {
     for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeFactory) }
 }
 
-/// Injects, with a parameter, a type also registered without, `count` times, for a profiler.
-func profileParameterOverloadShape(_ count: Int) throws {
+/// Injects, with a parameter (or without, when `withParameter` is false), a type registered
+/// with and without one, `count` times, for a profiler.
+func profileParameterOverloadShape(_ count: Int, withParameter: Bool = true) throws {
     activateShapes()
-    for _ in 0..<count { use(try DependencyGraph.inject(byType: ShapeWidget.self, 7)) }
+    if withParameter {
+        for _ in 0..<count { use(try DependencyGraph.inject(byType: ShapeWidget.self, 7)) }
+    } else {
+        for _ in 0..<count { use(try DependencyGraph.inject() as ShapeWidget) }
+    }
 }
 
 /// Injects `count` times the shape `name` names (`struct`: a struct by its own type;

@@ -267,8 +267,8 @@ if workload == "scope-parts" {
     try report("whole request") { _ = try stitcherRequest() }
     exit(0)
 }
-if workload == "shape-overload" {
-    try profileParameterOverloadShape(iterations)
+if workload == "shape-overload" || workload == "shape-overload-without" {
+    try profileParameterOverloadShape(iterations, withParameter: workload == "shape-overload")
     exit(0)
 }
 if workload == "shape-transient" {

@@ -117,8 +117,8 @@ struct TypeTable: @unchecked Sendable {
                 }
                 if Self.overloadsAreDirect(list, as: id) {
                     direct[index] = direct[index].withOverloads
-                    for entry in list.entries where entry.record.takesParameters {
-                        overloads.append((id, entry.record.signature, entry))
+                    list.forEach { entry in
+                        if entry.record.takesParameters { overloads.append((id, entry.record.signature, entry)) }
                     }
                 }
             }
@@ -137,12 +137,16 @@ struct TypeTable: @unchecked Sendable {
     /// signature of its own (so at most one accepts an injection's), and each is a
     /// `.parameterized` lookup of `id` (its stored form is the answer).
     private static func overloadsAreDirect(_ list: EntryList, as id: ObjectIdentifier) -> Bool {
-        var signatures: Set<ObjectIdentifier> = []
-        for entry in list.entries where entry.record.takesParameters {
-            guard DirectLookup.kind(of: entry, as: id) == .parameterized, signatures.insert(entry.record.signature).inserted
-            else { return false }
+        // In place, and a set only when some take parameters: a type registered under
+        // 100,000 names is indexed without a copy of its list (activation read 10% slower).
+        var signatures: Set<ObjectIdentifier>?
+        var direct = true
+        list.forEach { entry in
+            guard direct, entry.record.takesParameters else { return }
+            if signatures == nil { signatures = [] }
+            direct = DirectLookup.kind(of: entry, as: id) == .parameterized && signatures!.insert(entry.record.signature).inserted
         }
-        return !signatures.isEmpty
+        return direct && signatures != nil
     }
 
     @inline(__always)

@@ -128,12 +128,6 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Equal to the `signature` of the injection arguments the registration accepts.
     var signature: ObjectIdentifier { extras?.signature ?? InjectionArguments.noParameters }
 
-    /// `signature` when the record keeps one (always, for a registration taking
-    /// parameters): read without the lazily made `noParameters`, whose initialization
-    /// check made a caller holding an array retain it.
-    @inline(__always)
-    var keptSignature: ObjectIdentifier? { extras?.signature }
-
     /// The factory closure's code address and context: tells a builder's re-run of the same
     /// line apart from a different factory registered under the same identity.
     var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: originContext) }
