@@ -58,6 +58,7 @@ final class Svc: Probe, @unchecked Sendable {}
 final class Managed: Probe, @unchecked Sendable {}
 final class Keyed: Probe, @unchecked Sendable {}
 final class Counted: Probe, @unchecked Sendable {}
+final class Overloaded: Probe, @unchecked Sendable {}
 protocol Service: AnyObject, Sendable { var tag: Int { get } }
 final class Conforming: Probe, Service, @unchecked Sendable {}
 

@@ -9,7 +9,8 @@ import OpenCombine
 #endif
 
 /// A container the storm activates, deactivates, invalidates and resets: every scope,
-/// parameters, an alias, a value key, an asynchronous factory, a conditional line.
+/// parameters (also beside a registration without), an alias, a value key, an
+/// asynchronous factory, a conditional line.
 private final class Volatile: @unchecked Sendable {
     let index: Int
     let scope = PassthroughSubject<Void, Never>()
@@ -30,6 +31,11 @@ private final class Volatile: @unchecked Sendable {
             Dependency { Svc(tag: tag, census: census) }.associated(with: "volatile-\(index)")
             Dependency { () async -> Svc in Svc(tag: tag, census: census) }.named("async-\(index)").scope(.singleton)
             Dependency(conformingTo: Service.self) { Conforming(tag: tag, census: census) }.scope(.singleton)
+            // One type with and without parameters: an injection with them is answered
+            // through the index's overload table, rebuilt as the storm changes the graph.
+            Dependency { Overloaded(tag: tag, census: census) }
+            Dependency { (key: Int) in Overloaded(tag: tag, census: census) }.scope(.singleton)
+            Dependency { (label: String) in Overloaded(tag: tag, census: census) }
             if conditional.load(ordering: .relaxed) {
                 Dependency { Svc(tag: tag, census: census) }.named("conditional-\(index)").scope(.singleton)
             }
@@ -131,7 +137,7 @@ extension Scenarios {
         let index = volatile.index
         func check(_ svc: Svc?, _ what: String) throws { try svc?.check(what, tags: tags) }
         do {
-            switch Int.random(in: 0..<9, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
             case 0: try check(DependencyGraph.inject(byName: "singleton-\(index)"), "a singleton by name")
             case 1: try check(DependencyGraph.inject(byName: "shared-\(index)"), "a shared instance by name")
             case 2:
@@ -152,6 +158,15 @@ extension Scenarios {
             case 7:
                 let service: (any Service)? = try? DependencyGraph.inject()
                 if let probe = service.map({ $0 as? Probe }) { try probe?.check("a service by protocol", tags: 10...12) }
+            case 8:
+                // Any active container's (the last activated answers): tags 10 to 12.
+                let keyed: Overloaded = try DependencyGraph.inject(byType: Overloaded.self, Int.random(in: 0..<4, using: &random))
+                try keyed.check("a singleton per parameter beside a registration without", tags: 10...12)
+            case 9:
+                let labelled: Overloaded = try DependencyGraph.inject(byType: Overloaded.self, "label")
+                try labelled.check("a transient with a parameter beside a registration without", tags: 10...12)
+                let plain: Overloaded = try DependencyGraph.inject()
+                try plain.check("a transient without parameters beside registrations with", tags: 10...12)
             default:
                 let conditional: Svc? = try DependencyGraph.inject(byName: "conditional-\(index)")
                 try check(conditional, "an optional request")
