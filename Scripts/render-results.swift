@@ -114,6 +114,10 @@ func readmeTable() -> [String] {
         ("shapes", "singleton by its protocol", "a singleton by its protocol", "a stored closure", ""),
         ("shapes", "struct by its own type", "a struct by its own type", "the initializer", ""),
         ("shapes", "value type behind a protocol", "a struct behind a protocol", "a closure making it", ""),
+        (
+            "shapes", "with and without a parameter, injected with one",
+            "a request with a parameter, for a type also registered without", "the initializer", ""
+        ),
         ("shapes", "[P] of two singletons", "`[any P]` of two singletons", "a stored array", ""),
         (
             "ratios", "11 ", "a request scope: five per-request values and a singleton, with teardown", "a struct of them",
