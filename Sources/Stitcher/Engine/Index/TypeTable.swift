@@ -115,11 +115,9 @@ struct TypeTable: @unchecked Sendable {
                 elements[index] = list.entries.map { entry in
                     DirectLookup(entry, entry.record.takesParameters ? .parameterized : DirectLookup.kind(of: entry, as: id))
                 }
-                if Self.overloadsAreDirect(list, as: id) {
+                if let found = Self.directOverloads(in: list, as: id) {
                     direct[index] = direct[index].withOverloads
-                    list.forEach { entry in
-                        if entry.record.takesParameters { overloads.append((id, entry.record.signature, entry)) }
-                    }
+                    overloads += found.map { (id, $0.record.signature, $0) }
                 }
             }
         }
@@ -132,21 +130,22 @@ struct TypeTable: @unchecked Sendable {
         self.shift = shift
     }
 
-    /// Whether an injection of the type `id` with parameters can be answered from the
-    /// element lookups of `list`, several registrations: some take parameters, each with a
-    /// signature of its own (so at most one accepts an injection's), and each is a
-    /// `.parameterized` lookup of `id` (its stored form is the answer).
-    private static func overloadsAreDirect(_ list: EntryList, as id: ObjectIdentifier) -> Bool {
-        // In place, and a set only when some take parameters: a type registered under
-        // 100,000 names is indexed without a copy of its list (activation read 10% slower).
-        var signatures: Set<ObjectIdentifier>?
+    /// The registrations of `list` (several) that take parameters, when an injection of the
+    /// type `id` with parameters can be answered from them directly: each has a signature
+    /// of its own (so at most one accepts an injection's) and is a `.parameterized` lookup
+    /// of `id` (its stored form is the answer); nil otherwise, or when none takes any.
+    private static func directOverloads(in list: EntryList, as id: ObjectIdentifier) -> [IndexEntry]? {
+        // In place, without a copy of the list: a type registered under 100,000 names made
+        // activation 10% slower when it was copied.
+        var found: [IndexEntry] = []
+        var signatures: Set<ObjectIdentifier> = []
         var direct = true
         list.forEach { entry in
             guard direct, entry.record.takesParameters else { return }
-            if signatures == nil { signatures = [] }
-            direct = DirectLookup.kind(of: entry, as: id) == .parameterized && signatures!.insert(entry.record.signature).inserted
+            direct = DirectLookup.kind(of: entry, as: id) == .parameterized && signatures.insert(entry.record.signature).inserted
+            found.append(entry)
         }
-        return direct && signatures != nil
+        return direct && !found.isEmpty ? found : nil
     }
 
     @inline(__always)

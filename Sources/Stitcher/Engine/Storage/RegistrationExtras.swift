@@ -16,17 +16,13 @@ final class RegistrationExtras: @unchecked Sendable {
     /// Runs the synchronous factory of a value type and writes its value, unboxed, into
     /// uninitialized memory for one `T`: how a transient value reaches the caller that asked
     /// for exactly `T` without a box (`GraphEngine.writeTransient`). `noValueWriter` for
-    /// classes and once a decorator replaced the factory: `hasValueWriter` tells (and the
+    /// classes and once a decorator replaced the factory (`writer` is nil then, and the
     /// record keeps `PostInstantiationAware` types boxed). Not optional, so that a call
     /// borrows the closure's context instead of copying it out of an optional.
     let writeValue: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
-    /// The writer `writeValue` comes from, kept for copies of these extras.
-    private let writer: ValueWriter?
-    /// Whether `writeValue` is the factory's (not `noValueWriter`).
-    let hasValueWriter: Bool
-    /// Whether the runtime keeps the values `writeValue` writes inside an existential's
-    /// inline buffer (see `ValueLayout`), so that one can be written there directly.
-    let writesInlineValues: Bool
+    /// The writer `writeValue` comes from (nil when it is `noValueWriter`), kept for copies
+    /// of these extras and read once by the record they make (`RegistrationRecord.Flags`).
+    let writer: ValueWriter?
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
@@ -51,15 +47,7 @@ final class RegistrationExtras: @unchecked Sendable {
         self.signature = signature
         self.form = form
         // Not `??`, which is generic: the closure would be stored behind two thunks.
-        if let writeValue {
-            self.writeValue = writeValue.write
-            hasValueWriter = true
-            writesInlineValues = writeValue.isStoredInline
-        } else {
-            self.writeValue = Self.noValueWriter
-            hasValueWriter = false
-            writesInlineValues = false
-        }
+        if let writeValue { self.writeValue = writeValue.write } else { self.writeValue = Self.noValueWriter }
         self.writer = writeValue
         self.makeAsync = makeAsync
         self.isMainActor = isMainActor

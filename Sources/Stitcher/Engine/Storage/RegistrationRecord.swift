@@ -80,9 +80,9 @@ final class RegistrationRecord: @unchecked Sendable {
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
-        if !storesObjects, !alwaysAware, let extras, extras.hasValueWriter {
+        if !storesObjects, !alwaysAware, let writer = extras?.writer {
             flags.insert(.writesValues)
-            if extras.writesInlineValues { flags.insert(.writesInlineValues) }
+            if writer.isStoredInline { flags.insert(.writesInlineValues) }
         }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
