@@ -291,6 +291,19 @@ if workload == "shapes" {
     try printShapes()
     exit(0)
 }
+if workload == "activate-beside" {
+    // Workload 7's capturing row alone, for a profiler: a capturing container activated
+    // (and deactivated) beside 100,000 active registrations, `iterations` times.
+    DependencyGraph.activate(wideContainer())
+    for _ in 0..<iterations {
+        let container = capturingContainer()
+        let start = Date()
+        DependencyGraph.activate(container)
+        print("activate: \(Date().timeIntervalSince(start) * 1000) ms")
+        DependencyGraph.deactivate(container)
+    }
+    exit(0)
+}
 if workload == "activate" {
     // In an empty graph, as workload 7.
     for _ in 0..<3 {

@@ -13,55 +13,47 @@ final class IndexSnapshot: @unchecked Sendable {
     /// unretained: `entries` keeps them alive.
     private let byName: NameTable
     private let sharedNameLists: [EntryList]
-    private static let sharedNameFlag: UInt = 0b1000
+    static let sharedNameFlag: UInt = 0b1000
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
     /// The decorations applied to `entries`, nil when none is (`GraphEngine+Decorations`).
     let decorations: IndexDecorations?
 
-    init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int, decorations: IndexDecorations? = nil) {
+    convenience init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int, decorations: IndexDecorations? = nil) {
+        var tables = IndexTables(capacity: indexed ? capacity : 0)
+        if indexed {
+            for entry in entries { tables.add(entry, hiding: decorations) }
+        }
+        self.init(generation: generation, entries: entries, indexed: indexed, tables: tables, decorations: decorations)
+    }
+
+    private init(
+        generation: Int, entries: [IndexEntry], indexed: Bool, tables: IndexTables, decorations: IndexDecorations?
+    ) {
         self.generation = generation
         self.entries = entries
         self.isIndexed = indexed
         self.decorations = decorations
-        var byType: [ObjectIdentifier: EntryList] = [:]
-        var byValue: [AnyHashable: EntryList] = [:]
-        var byName = NameTable.empty
-        var sharedNameLists: [EntryList] = []
-        func add<Key: Hashable>(_ entry: IndexEntry, _ key: Key, to table: inout [Key: EntryList]) {
-            if table[key]?.append(entry) == nil { table[key] = EntryList(entry) }
-        }
-        if indexed {
-            byName = NameTable(capacity: capacity)
-            let nameOf = { (row: UInt) in Self.name(inRow: row, sharedNameLists) }
-            for entry in entries {
-                switch entry.record.locator.kind {
-                case .type(let types):
-                    // A decorated type is answered by the decoration's entry instead.
-                    let hidden = decorations?.hiddenTypes(of: entry) ?? []
-                    for type in types where !hidden.contains(type.id) { add(entry, type.id, to: &byType) }
-                case .name(let name):
-                    let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
-                    let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
-                    guard let existing = byName.insert(row, named: name, nameOf: nameOf) else { break }
-                    if existing & Self.sharedNameFlag != 0 {
-                        sharedNameLists[Int(existing >> 4)].append(entry)
-                    } else {
-                        var list = EntryList(Self.entry(inRow: existing))
-                        list.append(entry)
-                        let shared = Self.sharedNameFlag | UInt(sharedNameLists.count) << 4
-                        byName.replaceRow(named: name, with: shared, nameOf: nameOf)
-                        sharedNameLists.append(list)
-                    }
-                case .value(let value):
-                    add(entry, value, to: &byValue)
-                }
-            }
-        }
-        self.byType = TypeTable(byType)
-        self.byName = byName
-        self.sharedNameLists = sharedNameLists
-        self.byValue = byValue
+        byType = tables.typeTable()
+        byName = tables.byName
+        sharedNameLists = tables.sharedNameLists
+        byValue = tables.byValue
+    }
+
+    /// This index with `added` after its entries, indexed one by one into copies of its
+    /// tables (the entries it has are not indexed again): the index of a container activated
+    /// after the others, equal to the index built anew from all their entries. A
+    /// registration of `added` with the identity of one here replaces it, as the later
+    /// container's does. Nil when this index is not indexed or has decorations (the caller
+    /// builds the index anew).
+    ///
+    /// - Parameter added: registrations of distinct identities (one container's).
+    func adding(_ added: [IndexEntry], generation: Int) -> IndexSnapshot? {
+        guard isIndexed, decorations == nil else { return nil }
+        var tables = IndexTables(extending: byType, byName, sharedNameLists, byValue, adding: added.count)
+        for entry in added { tables.add(entry, hiding: nil, replacingItsIdentity: true) }
+        let kept = tables.removeHidden().map { hidden in entries.filter { !hidden.contains($0) } } ?? entries
+        return IndexSnapshot(generation: generation, entries: kept + added, indexed: true, tables: tables, decorations: nil)
     }
 
     static let empty = IndexSnapshot(generation: 0, entries: [], indexed: true, capacity: 0)
@@ -104,7 +96,7 @@ final class IndexSnapshot: @unchecked Sendable {
     }
 
     /// The only entry of a name's row.
-    private static func entry(inRow row: UInt) -> IndexEntry {
+    static func entry(inRow row: UInt) -> IndexEntry {
         Unmanaged<IndexEntry>.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!).takeUnretainedValue()
     }
 
@@ -116,7 +108,7 @@ final class IndexSnapshot: @unchecked Sendable {
     }
 
     /// The name of a row, read from its first registration: the index keeps no copy.
-    private static func name(inRow row: UInt, _ lists: [EntryList]) -> String {
+    static func name(inRow row: UInt, _ lists: [EntryList]) -> String {
         guard case .name(let name) = firstEntry(inRow: row, lists).takeUnretainedValue().record.locator.kind else {
             preconditionFailure("a name row holds registrations located by name")
         }

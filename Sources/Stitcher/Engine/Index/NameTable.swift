@@ -63,10 +63,26 @@ struct NameTable: Sendable {
     /// - Parameters:
     ///   - row: nonzero.
     ///   - nameOf: the name of one of the rows already added.
-    mutating func insert(_ row: UInt, named name: String, nameOf: (UInt) -> String) -> UInt? {
+    ///   - replacement: given the row the table has for `name`, the row to put in its place
+    ///     (nonzero), or nil to keep it; the name is hashed and probed once for both.
+    mutating func insert(
+        _ row: UInt, named name: String, nameOf: (UInt) -> String, replacing replacement: (UInt) -> UInt? = { _ in nil }
+    ) -> UInt? {
         precondition(row != 0, "a row is never zero: zero marks an empty bucket")
         let hash = name.hashValue
-        if let found = probe(name, hash, isNamed: { nameOf($0) == name }) { return buckets[found] & rowMask }
+        if let found = probe(name, hash, isNamed: { nameOf($0) == name }) {
+            let existing = buckets[found] & rowMask
+            guard let replacing = replacement(existing) else { return existing }
+            precondition(replacing != 0, "a row is never zero: zero marks an empty bucket")
+            if isTagged && replacing & Self.tagMask != 0 {
+                // Untagged first (rare: a row using the tag bits), then found again.
+                self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
+                replaceRow(named: name, with: replacing, nameOf: nameOf)
+            } else {
+                buckets[found] = buckets[found] & ~rowMask | replacing
+            }
+            return existing
+        }
         if isTagged && row & Self.tagMask != 0 {
             self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
         }
@@ -76,6 +92,13 @@ struct NameTable: Sendable {
         place(row, hash: hash)
         count += 1
         return nil
+    }
+
+    /// Makes room for `capacity` names at once when the next insertion would grow the
+    /// table: one rebuild instead of a doubling (each rehashing every name) per power of two.
+    mutating func reserveCapacityBeforeGrowing(_ capacity: Int, nameOf: (UInt) -> String) {
+        guard OpenAddressing.isFull(count: count + 1, buckets: buckets.count) else { return }
+        self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), tagged: isTagged, nameOf: nameOf)
     }
 
     /// Replaces the row of a name the table holds.

@@ -27,9 +27,16 @@ struct OverloadTable: @unchecked Sendable {
         self.mask = mask
     }
 
+    /// A registration of a type that takes parameters of a signature.
+    typealias Overload = (type: ObjectIdentifier, signature: ObjectIdentifier, entry: IndexEntry)
+
     /// A table of `overloads`, each registration of a type under the signature of the
     /// parameters it takes; the pairs are distinct.
-    init(_ overloads: [(type: ObjectIdentifier, signature: ObjectIdentifier, entry: IndexEntry)]) {
+    init(_ overloads: [Overload]) {
+        self.init(overloads.map { ((Self.word($0.type), Self.word($0.signature)), .passUnretained($0.entry)) })
+    }
+
+    private init(_ overloads: [(key: (type: UInt, signature: UInt), entry: Unmanaged<IndexEntry>)]) {
         guard !overloads.isEmpty else {
             self = .empty
             return
@@ -38,13 +45,25 @@ struct OverloadTable: @unchecked Sendable {
         var keys = [(type: UInt, signature: UInt)](repeating: (0, 0), count: count)
         var entries = [Unmanaged<IndexEntry>?](repeating: nil, count: count)
         for overload in overloads {
-            let key = (type: Self.word(overload.type), signature: Self.word(overload.signature))
-            var index = Self.bucket(key.type, key.signature, mask: count - 1)
+            var index = Self.bucket(overload.key.type, overload.key.signature, mask: count - 1)
             while keys[index].type != 0 { index = (index + 1) & (count - 1) }
-            keys[index] = key
-            entries[index] = .passUnretained(overload.entry)
+            keys[index] = overload.key
+            entries[index] = overload.entry
         }
         self.init(keys: keys, entries: entries, mask: count - 1)
+    }
+
+    /// This table without the registrations of the types in `types`, with `added` (theirs
+    /// now). The caller holds the index the entries belong to.
+    func replacing(types: some Collection<ObjectIdentifier>, with added: [Overload]) -> OverloadTable {
+        if mask == 0 && added.isEmpty { return self }
+        let replaced = Set(types.map(Self.word))
+        var kept: [(key: (type: UInt, signature: UInt), entry: Unmanaged<IndexEntry>)] = []
+        for index in keys.indices where keys[index].type != 0 && !replaced.contains(keys[index].type) {
+            kept.append((keys[index], entries[index]!))
+        }
+        kept += added.map { ((Self.word($0.type), Self.word($0.signature)), .passUnretained($0.entry)) }
+        return OverloadTable(kept)
     }
 
     /// The registration of the type `type` taking parameters of `signature`, or nil.

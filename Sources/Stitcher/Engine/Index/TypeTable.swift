@@ -16,6 +16,11 @@ struct EntryList: @unchecked Sendable {
 
     mutating func append(_ entry: IndexEntry) { others.append(entry) }
 
+    /// The list without `entry`; nil when nothing else is left.
+    func removing(_ entry: IndexEntry) -> EntryList? {
+        EntryList(entries.filter { $0 !== entry })
+    }
+
     /// The only entry, when there is exactly one.
     @inline(__always)
     var single: IndexEntry? { others.isEmpty ? first : nil }
@@ -80,54 +85,97 @@ struct EntryList: @unchecked Sendable {
 /// Type identities are metadata addresses: multiplying by a large odd constant spreads them
 /// well enough, which costs a fraction of the SipHash a `Dictionary` would compute.
 struct TypeTable: @unchecked Sendable {
-    private let keys: [UInt]
-    private let lists: [EntryList?]
+    private var keys: [UInt]
+    private var lists: [EntryList?]
     /// For each type, its `DirectLookup` (read by the direct path without reference counting).
-    private let direct: [DirectLookup]
+    private var direct: [DirectLookup]
     /// For each type with several registrations, the lookup of each as an element of an
     /// array of the type (see `elementLookups(_:)`); nil for the others.
-    private let elements: [[DirectLookup]?]
+    private var elements: [[DirectLookup]?]
     /// The registrations of types whose lookup has `DirectLookup.overloadsFlag`.
-    let overloads: OverloadTable
+    private(set) var overloads = OverloadTable.empty
+    /// How many types the table holds.
+    private var count = 0
     private let mask: Int
     private let shift: UInt
 
     init(_ lists: [ObjectIdentifier: EntryList]) {
+        self.init(capacity: Self.capacity(for: lists.count))
+        var overloads: [OverloadTable.Overload] = []
+        for (id, list) in lists { set(list, for: id, overloads: &overloads) }
+        self.overloads = OverloadTable(overloads)
+    }
+
+    /// An empty table of `capacity` buckets (a power of two).
+    private init(capacity: Int) {
+        keys = [UInt](repeating: 0, count: capacity)
+        lists = [EntryList?](repeating: nil, count: capacity)
+        direct = [DirectLookup](repeating: .none, count: capacity)
+        elements = [[DirectLookup]?](repeating: nil, count: capacity)
+        mask = capacity - 1
+        shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
+    }
+
+    /// Buckets for `count` types: at most half full.
+    private static func capacity(for count: Int) -> Int {
         var capacity = 8
-        while capacity < lists.count * 2 { capacity <<= 1 }
-        var keys = [UInt](repeating: 0, count: capacity)
-        var values = [EntryList?](repeating: nil, count: capacity)
-        var direct = [DirectLookup](repeating: .none, count: capacity)
-        var elements = [[DirectLookup]?](repeating: nil, count: capacity)
-        var overloads: [(type: ObjectIdentifier, signature: ObjectIdentifier, entry: IndexEntry)] = []
-        let mask = capacity - 1
-        let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        for (id, list) in lists {
-            let key = UInt(bitPattern: Int(bitPattern: id))  // metadata addresses are never 0
-            var index = Self.slot(key, shift: shift, mask: mask)
-            while keys[index] != 0 { index = (index + 1) & mask }
-            keys[index] = key
-            values[index] = list
-            direct[index] = DirectLookup(list, requestedType: id)
-            if list.single == nil {
-                // A registration taking parameters is left out of an array injected without
-                // any: marked so whatever type it is requested as.
-                elements[index] = list.entries.map { entry in
-                    DirectLookup(entry, entry.record.takesParameters ? .parameterized : DirectLookup.kind(of: entry, as: id))
-                }
-                if let found = Self.directOverloads(in: list, as: id) {
-                    direct[index] = direct[index].withOverloads
-                    overloads += found.map { (id, $0.record.signature, $0) }
-                }
+        while capacity < count * 2 { capacity <<= 1 }
+        return capacity
+    }
+
+    /// This table with the registrations of each type in `changed` replaced by its list
+    /// there (added when the table lacks the type), and without the types in `removed`; the
+    /// other types keep what they had, lookups included, without being looked at again.
+    func updating(_ changed: [ObjectIdentifier: EntryList], removing removed: Set<ObjectIdentifier>) -> TypeTable {
+        if changed.isEmpty && removed.isEmpty { return self }
+        var table = self
+        if (count + changed.count) * 2 > keys.count || !removed.isEmpty {
+            // Moved, as they are, into a new table (open addressing removes by rebuilding).
+            let gone = Set(removed.map { UInt(bitPattern: Int(bitPattern: $0)) })
+            table = TypeTable(capacity: Self.capacity(for: count + changed.count))
+            for index in keys.indices where keys[index] != 0 && !gone.contains(keys[index]) {
+                let position = table.freeOrMatchingPosition(of: keys[index])
+                table.keys[position] = keys[index]
+                table.lists[position] = lists[index]
+                table.direct[position] = direct[index]
+                table.elements[position] = elements[index]
+                table.count += 1
             }
         }
-        self.keys = keys
-        self.lists = values
-        self.direct = direct
-        self.elements = elements
-        self.overloads = OverloadTable(overloads)
-        self.mask = mask
-        self.shift = shift
+        var overloads: [OverloadTable.Overload] = []
+        for (id, list) in changed { table.set(list, for: id, overloads: &overloads) }
+        table.overloads = self.overloads.replacing(types: Set(changed.keys).union(removed), with: overloads)
+        return table
+    }
+
+    /// Puts `list`, the registrations of the type `id`, in the table with its lookups, and
+    /// appends its overloads (see `OverloadTable`) to `overloads`.
+    private mutating func set(_ list: EntryList, for id: ObjectIdentifier, overloads: inout [OverloadTable.Overload]) {
+        let key = UInt(bitPattern: Int(bitPattern: id))  // metadata addresses are never 0
+        let index = freeOrMatchingPosition(of: key)
+        if keys[index] == 0 { count += 1 }
+        keys[index] = key
+        lists[index] = list
+        direct[index] = DirectLookup(list, requestedType: id)
+        elements[index] = nil
+        if list.single == nil {
+            // A registration taking parameters is left out of an array injected without
+            // any: marked so whatever type it is requested as.
+            elements[index] = list.entries.map { entry in
+                DirectLookup(entry, entry.record.takesParameters ? .parameterized : DirectLookup.kind(of: entry, as: id))
+            }
+            if let found = Self.directOverloads(in: list, as: id) {
+                direct[index] = direct[index].withOverloads
+                overloads += found.map { (id, $0.record.signature, $0) }
+            }
+        }
+    }
+
+    /// The bucket holding `key`, or the empty one where it goes.
+    private func freeOrMatchingPosition(of key: UInt) -> Int {
+        var index = Self.slot(key, shift: shift, mask: mask)
+        while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
+        return index
     }
 
     /// The registrations of `list` (several) that take parameters, when an injection of the

@@ -34,7 +34,7 @@ extension GraphEngine {
             record.load(records, graph: self, leftovers: &leftovers)
             active.append(record)
             invalidated[ObjectIdentifier(container)] = container.version == version ? nil : container
-            publishLocked(&leftovers)
+            publishLocked(&leftovers, added: existing == nil && removed == nil ? record : nil)
             return (eagerEntries(of: record), removed)
         }
         if let removed { unload(removed) }

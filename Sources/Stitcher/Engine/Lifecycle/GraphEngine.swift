@@ -23,6 +23,10 @@ final class GraphEngine: @unchecked Sendable {
     let lock = Lock()
     var active: [ActiveContainer] = []
     var current = IndexSnapshot.empty
+    /// Whether `current` indexes exactly the active containers' registrations (as
+    /// `publishLocked` built it), so that a container activated after them can be added to
+    /// it (`IndexSnapshot.adding`); false after an index was installed from other entries.
+    var currentIndexesActive = false
     /// Active containers invalidated since the index was last built.
     var invalidated: [ObjectIdentifier: DependencyContainer] = [:]
     /// Held while invalidated containers are rebuilt, so that a lookup racing with the
@@ -156,7 +160,17 @@ final class GraphEngine: @unchecked Sendable {
     }
 
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
-    func publishLocked(_ leftovers: inout Leftovers) {
+    ///
+    /// - Parameter added: the container just activated, last in `active`, when it was not
+    ///   active before: its registrations are then added to the current index instead, when
+    ///   that gives the same index (`IndexSnapshot.adding`), so that a container activated
+    ///   beside a large graph costs its own registrations only.
+    func publishLocked(_ leftovers: inout Leftovers, added: ActiveContainer? = nil) {
+        if let added, let snapshot = snapshot(adding: added) {
+            publish(snapshot, &leftovers)
+            currentIndexesActive = true
+            return
+        }
         // Each container already settled its own duplicates; across containers, the later
         // activated one wins.
         var entries: [IndexEntry]
@@ -185,23 +199,48 @@ final class GraphEngine: @unchecked Sendable {
         }
         let decorations = decorate(&entries, inheriting: inherited, &leftovers)
         install(entries, decorations: decorations, &leftovers)
+        currentIndexesActive = parent == nil
+    }
+
+    /// The current index with the registrations of `added`, the container activated last,
+    /// when the index of every active container would be that; nil otherwise (the caller
+    /// rebuilds it). Caller holds `lock`.
+    private func snapshot(adding added: ActiveContainer) -> IndexSnapshot? {
+        // The current index must be the other containers' (no overlay, no decoration to
+        // apply), and `added` new and last. Then the index built anew lists the current
+        // entries, in order, but those `added` hides, then `added`'s; a registration hidden
+        // already stays so. Identities are unique in an index, so `adding` finds each
+        // hidden one by looking up `added`'s identities there.
+        guard parent == nil, currentIndexesActive, settings.isIndexingEnabled, decorationEntries.isEmpty,
+            active.count > 1, active.last === added, active.allSatisfy({ $0.decorations.isEmpty })
+        else { return nil }
+        return current.adding(added.entries, generation: Self.generations.wrappingIncrementThenLoad(ordering: .relaxed))
     }
 
     /// Publishes an index of `entries` (the active containers', or a verification sandbox's).
     /// Caller holds `lock`.
     func install(_ entries: [IndexEntry], decorations: IndexDecorations? = nil, _ leftovers: inout Leftovers) {
         let generation = Self.generations.wrappingIncrementThenLoad(ordering: .relaxed)
-        leftovers.garbage.append(current)
-        current = IndexSnapshot(
+        let snapshot = IndexSnapshot(
             generation: generation,
             entries: entries,
             indexed: settings.isIndexingEnabled,
             capacity: max(settings.approximateDependencyCount, entries.count),
             decorations: decorations
         )
+        publish(snapshot, &leftovers)
+        currentIndexesActive = false
+    }
+
+    /// Makes `snapshot` the index lookups read; the one it replaces goes with `leftovers`.
+    /// Caller holds `lock`.
+    private func publish(_ snapshot: IndexSnapshot, _ leftovers: inout Leftovers) {
+        leftovers.garbage.append(current)
+        current = snapshot
         // While containers wait to be rebuilt, lookups must keep taking the slow path.
         publishedGeneration.store(
-            invalidated.isEmpty && !parentChanged ? generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
+            invalidated.isEmpty && !parentChanged
+                ? snapshot.generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
             ordering: .releasing)
     }
 

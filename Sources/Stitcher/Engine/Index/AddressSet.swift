@@ -1,0 +1,48 @@
+/// A set of objects by address, for a pass that asks of many objects whether they are in
+/// it: open addressing over words, spread by a multiplication (as `TypeTable`), where a
+/// `Set<ObjectIdentifier>` would hash each address with SipHash.
+///
+/// It holds no reference: the caller keeps the objects alive while it uses the set.
+///
+/// ```swift
+/// let set = AddressSet([first, second])
+/// set.contains(first)  // true
+/// ```
+struct AddressSet {
+    private var buckets: [UInt]
+    private let shift: UInt
+
+    init(_ objects: [AnyObject]) {
+        let size = OpenAddressing.bucketCount(for: objects.count * 2)
+        buckets = [UInt](repeating: 0, count: size)
+        shift = UInt(UInt.bitWidth - size.trailingZeroBitCount)
+        for object in objects {
+            let word = Self.word(object)
+            var index = bucket(word)
+            while buckets[index] != 0 && buckets[index] != word { index = (index + 1) & (buckets.count - 1) }
+            buckets[index] = word
+        }
+    }
+
+    func contains(_ object: AnyObject) -> Bool {
+        let word = Self.word(object)
+        var index = bucket(word)
+        return buckets.withUnsafeBufferPointer { buckets in
+            while true {
+                if buckets[index] == word { return true }
+                if buckets[index] == 0 { return false }
+                index = (index + 1) & (buckets.count - 1)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func bucket(_ word: UInt) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    @inline(__always)
+    private static func word(_ object: AnyObject) -> UInt {
+        UInt(bitPattern: Int(bitPattern: ObjectIdentifier(object)))  // an object's address is never 0
+    }
+}

@@ -1,0 +1,177 @@
+/// The tables of an index while it is built, one registration at a time: from nothing
+/// (`IndexSnapshot.init`), or from a published index's tables, to which a container
+/// activated after the others adds its registrations (`IndexSnapshot.adding(_:generation:)`).
+///
+/// One place decides where a registration is indexed, so that an index extended with a
+/// container's registrations is the index built from all of them anew.
+struct IndexTables {
+    /// The registrations of each type indexed so far: every type when built from nothing;
+    /// when extending, only the types of added registrations (the others keep their lists in
+    /// `previousTypes`).
+    private var byType: [ObjectIdentifier: EntryList] = [:]
+    private let previousTypes: TypeTable?
+    private(set) var byName: NameTable
+    private(set) var sharedNameLists: [EntryList]
+    private(set) var byValue: [AnyHashable: EntryList]
+    /// How many registrations may still be added (when extending): room the name table makes
+    /// at once when it must grow.
+    private var upcoming = 0
+    /// Registrations of the index extended that added ones replace (`add`).
+    private var hidden: [IndexEntry] = []
+    /// Types left with no registration once the hidden ones are taken out.
+    private var removedTypes: Set<ObjectIdentifier> = []
+
+    /// Empty tables, the name table sized for `capacity` names.
+    init(capacity: Int) {
+        previousTypes = nil
+        byName = capacity == 0 ? .empty : NameTable(capacity: capacity)
+        sharedNameLists = []
+        byValue = [:]
+    }
+
+    /// A published index's tables, to add `count` registrations to (each table is copied
+    /// when first changed; the index they came from is left as it is).
+    init(
+        extending types: TypeTable, _ names: NameTable, _ sharedNameLists: [EntryList], _ values: [AnyHashable: EntryList],
+        adding count: Int
+    ) {
+        upcoming = count
+        previousTypes = types
+        byName = names
+        self.sharedNameLists = sharedNameLists
+        byValue = values
+    }
+
+    /// Indexes `entry` after the registrations indexed so far, except under the types
+    /// `decorations` hide (a decoration answers those in its place).
+    ///
+    /// With `replacingItsIdentity`, a registration indexed so far that has `entry`'s
+    /// identity is taken out of the index (`hidden`), as the index built anew would leave
+    /// it out: the later container's registration wins.
+    mutating func add(_ entry: IndexEntry, hiding decorations: IndexDecorations?, replacingItsIdentity checked: Bool = false) {
+        switch entry.record.locator.kind {
+        case .type(let types):
+            if checked, let list = lists(ofType: types.head.id),
+                let indexed = Self.entry(in: list, withIdentityOf: entry, type: types.head.id)
+            {
+                hidden.append(indexed)
+            }
+            let hiddenTypes = decorations?.hiddenTypes(of: entry) ?? []
+            for type in types where !hiddenTypes.contains(type.id) { add(entry, ofType: type.id) }
+        case .name(let name):
+            add(entry, named: name, checked: checked)
+        case .value(let value):
+            guard var list = byValue[value] else {
+                byValue[value] = EntryList(entry)
+                return
+            }
+            if checked, let indexed = Self.entry(in: list, withIdentityOf: entry) {
+                hidden.append(indexed)
+                guard let kept = list.removing(indexed) else {
+                    byValue[value] = EntryList(entry)
+                    return
+                }
+                list = kept
+            }
+            list.append(entry)
+            byValue[value] = list
+        }
+    }
+
+    /// The registrations of the type `id` indexed so far.
+    private func lists(ofType id: ObjectIdentifier) -> EntryList? {
+        byType[id] ?? previousTypes?.lookup(id)
+    }
+
+    private mutating func add(_ entry: IndexEntry, ofType id: ObjectIdentifier) {
+        if byType[id]?.append(entry) != nil { return }
+        if var list = previousTypes?.lookup(id) {
+            list.append(entry)
+            byType[id] = list
+        } else {
+            byType[id] = EntryList(entry)
+        }
+    }
+
+    /// Indexes `entry` under `name`: its row holds the entry itself while it is the name's
+    /// only registration, the position of a shared list once there are several.
+    private mutating func add(_ entry: IndexEntry, named name: String, checked: Bool) {
+        let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
+        let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
+        // The name table is moved out while it changes, so that reading names from the
+        // shared lists does not overlap the change (nor copy the lists).
+        var names = NameTable.empty
+        swap(&names, &byName)
+        defer { swap(&names, &byName) }
+        if upcoming > 0 {
+            names.reserveCapacityBeforeGrowing(names.count + upcoming) { IndexSnapshot.name(inRow: $0, sharedNameLists) }
+            upcoming -= 1
+        }
+        _ = names.insert(row, named: name, nameOf: { IndexSnapshot.name(inRow: $0, sharedNameLists) }) { existing in
+            if existing & IndexSnapshot.sharedNameFlag != 0 {
+                let position = Int(existing >> 4)
+                if checked, let indexed = Self.entry(in: sharedNameLists[position], withIdentityOf: entry) {
+                    hidden.append(indexed)
+                    // Several share the name: at least one other stays.
+                    sharedNameLists[position] = sharedNameLists[position].removing(indexed)!
+                }
+                sharedNameLists[position].append(entry)
+                return nil
+            }
+            let only = IndexSnapshot.entry(inRow: existing)
+            if checked, Self.entry(in: EntryList(only), withIdentityOf: entry) != nil {
+                hidden.append(only)
+                return row
+            }
+            var list = EntryList(only)
+            list.append(entry)
+            sharedNameLists.append(list)
+            return IndexSnapshot.sharedNameFlag | UInt(sharedNameLists.count - 1) << 4
+        }
+    }
+
+    /// Takes the registrations `add` found hidden out of the type lists (in one pass over
+    /// each list, however many it hides); returns them, nil when there are none.
+    mutating func removeHidden() -> AddressSet? {
+        guard !hidden.isEmpty else { return nil }
+        let removed = AddressSet(hidden)
+        var types: Set<ObjectIdentifier> = []
+        for entry in hidden {
+            if case .type(let own) = entry.record.locator.kind { own.forEach { types.insert($0.id) } }
+        }
+        for type in types {
+            guard let list = lists(ofType: type) else { continue }
+            byType[type] = EntryList(list.entries.filter { !removed.contains($0) })
+            if byType[type] == nil { removedTypes.insert(type) }
+        }
+        return removed
+    }
+
+    /// The registration of `list` that has the identity of `entry` (whatever its container),
+    /// where the list is of `entry`'s name or value (with `type` nil), or of its first type.
+    ///
+    /// An identity is that key and the parameter types: compared through the identity hash,
+    /// then the parameter types, without making either identity (which copies the locator).
+    private static func entry(in list: EntryList, withIdentityOf entry: IndexEntry, type: ObjectIdentifier? = nil) -> IndexEntry? {
+        let record = entry.record
+        var found: IndexEntry?
+        list.forEach { other in
+            let candidate = other.record
+            guard found == nil, candidate.identityHash == record.identityHash,
+                candidate.parameterTypes == record.parameterTypes
+            else { return }
+            if let type {
+                guard case .type(let types) = candidate.locator.kind, types.head.id == type else { return }
+            }
+            found = other
+        }
+        return found
+    }
+
+    /// The type table: built from the lists when the tables were built from nothing; the
+    /// previous table with the changed types' lists otherwise.
+    func typeTable() -> TypeTable {
+        guard let previousTypes else { return TypeTable(byType) }
+        return previousTypes.updating(byType, removing: removedTypes)
+    }
+}
