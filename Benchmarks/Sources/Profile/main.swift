@@ -294,9 +294,14 @@ if workload == "shapes" {
 if workload == "activate-beside" {
     // Workload 7's capturing row alone, for a profiler: a capturing container activated
     // (and deactivated) beside 100,000 active registrations, `iterations` times.
+    // PROFILE_DISTINCT: names of its own, beside the others instead of replacing them.
+    let distinct = ProcessInfo.processInfo.environment["PROFILE_DISTINCT"] != nil
     DependencyGraph.activate(wideContainer())
     for _ in 0..<iterations {
-        let container = capturingContainer()
+        let container =
+            distinct
+            ? DependencyContainer { for (i, name) in wideNames.enumerated() { Dependency(named: "other-" + name) { Widget(value: i) } } }
+            : capturingContainer()
         let start = Date()
         DependencyGraph.activate(container)
         print("activate: \(Date().timeIntervalSince(start) * 1000) ms")

@@ -115,14 +115,16 @@ final class IndexSnapshot: @unchecked Sendable {
         return name
     }
 
+    /// Whether `row`'s name is `name`, read from its first registration without copying it.
+    @inline(__always)
+    static func row(_ row: UInt, isNamed name: String, _ lists: [EntryList]) -> Bool {
+        firstEntry(inRow: row, lists)._withUnsafeGuaranteedRef { $0.record.locator.isLocatedBy(name: name) }
+    }
+
     /// The row of `name` (see `byName`).
     @inline(__always)
     private func row(named name: String) -> UInt? {
-        byName.row(named: name) { row in
-            Self.firstEntry(inRow: row, sharedNameLists)._withUnsafeGuaranteedRef {
-                $0.record.locator.isLocatedBy(name: name)
-            }
-        }
+        byName.row(named: name) { Self.row($0, isNamed: name, sharedNameLists) }
     }
 
     /// The registrations under a name, in order.

@@ -16,8 +16,10 @@ struct IndexTables {
     /// How many registrations may still be added (when extending): room the name table makes
     /// at once when it must grow.
     private var upcoming = 0
-    /// Registrations of the index extended that added ones replace (`add`).
+    /// Registrations of the index extended that added ones replace (`add`), and of those,
+    /// the ones located by type (listed under their types).
     private var hidden: [IndexEntry] = []
+    private var hiddenByType: [IndexEntry] = []
     /// Types left with no registration once the hidden ones are taken out.
     private var removedTypes: Set<ObjectIdentifier> = []
 
@@ -55,6 +57,7 @@ struct IndexTables {
                 let indexed = Self.entry(in: list, withIdentityOf: entry, type: types.head.id)
             {
                 hidden.append(indexed)
+                hiddenByType.append(indexed)
             }
             let hiddenTypes = decorations?.hiddenTypes(of: entry) ?? []
             for type in types where !hiddenTypes.contains(type.id) { add(entry, ofType: type.id) }
@@ -96,37 +99,44 @@ struct IndexTables {
     /// Indexes `entry` under `name`: its row holds the entry itself while it is the name's
     /// only registration, the position of a shared list once there are several.
     private mutating func add(_ entry: IndexEntry, named name: String, checked: Bool) {
-        let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
-        let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
-        // The name table is moved out while it changes, so that reading names from the
-        // shared lists does not overlap the change (nor copy the lists).
-        var names = NameTable.empty
-        swap(&names, &byName)
-        defer { swap(&names, &byName) }
         if upcoming > 0 {
-            names.reserveCapacityBeforeGrowing(names.count + upcoming) { IndexSnapshot.name(inRow: $0, sharedNameLists) }
+            byName.reserveCapacityBeforeGrowing(byName.count + upcoming) { IndexSnapshot.name(inRow: $0, sharedNameLists) }
             upcoming -= 1
         }
-        _ = names.insert(row, named: name, nameOf: { IndexSnapshot.name(inRow: $0, sharedNameLists) }) { existing in
+        // Static, given each table on its own: reading names from the shared lists while the
+        // name table changes then overlaps no access (nor copies the lists).
+        Self.add(entry, named: name, checked: checked, to: &byName, &sharedNameLists, hidden: &hidden)
+    }
+
+    private static func add(
+        _ entry: IndexEntry, named name: String, checked: Bool, to names: inout NameTable, _ lists: inout [EntryList],
+        hidden: inout [IndexEntry]
+    ) {
+        let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
+        let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
+        _ = names.insert(
+            row, named: name, nameOf: { IndexSnapshot.name(inRow: $0, lists) },
+            isNamed: { IndexSnapshot.row($0, isNamed: name, lists) }
+        ) { existing in
             if existing & IndexSnapshot.sharedNameFlag != 0 {
                 let position = Int(existing >> 4)
-                if checked, let indexed = Self.entry(in: sharedNameLists[position], withIdentityOf: entry) {
+                if checked, let indexed = Self.entry(in: lists[position], withIdentityOf: entry) {
                     hidden.append(indexed)
                     // Several share the name: at least one other stays.
-                    sharedNameLists[position] = sharedNameLists[position].removing(indexed)!
+                    lists[position] = lists[position].removing(indexed)!
                 }
-                sharedNameLists[position].append(entry)
+                lists[position].append(entry)
                 return nil
             }
             let only = IndexSnapshot.entry(inRow: existing)
-            if checked, Self.entry(in: EntryList(only), withIdentityOf: entry) != nil {
+            if checked, Self.hasIdentity(of: entry, only) {
                 hidden.append(only)
                 return row
             }
             var list = EntryList(only)
             list.append(entry)
-            sharedNameLists.append(list)
-            return IndexSnapshot.sharedNameFlag | UInt(sharedNameLists.count - 1) << 4
+            lists.append(list)
+            return IndexSnapshot.sharedNameFlag | UInt(lists.count - 1) << 4
         }
     }
 
@@ -136,7 +146,7 @@ struct IndexTables {
         guard !hidden.isEmpty else { return nil }
         let removed = AddressSet(hidden)
         var types: Set<ObjectIdentifier> = []
-        for entry in hidden {
+        for entry in hiddenByType {
             if case .type(let own) = entry.record.locator.kind { own.forEach { types.insert($0.id) } }
         }
         for type in types {
@@ -149,23 +159,26 @@ struct IndexTables {
 
     /// The registration of `list` that has the identity of `entry` (whatever its container),
     /// where the list is of `entry`'s name or value (with `type` nil), or of its first type.
-    ///
-    /// An identity is that key and the parameter types: compared through the identity hash,
-    /// then the parameter types, without making either identity (which copies the locator).
     private static func entry(in list: EntryList, withIdentityOf entry: IndexEntry, type: ObjectIdentifier? = nil) -> IndexEntry? {
-        let record = entry.record
         var found: IndexEntry?
         list.forEach { other in
-            let candidate = other.record
-            guard found == nil, candidate.identityHash == record.identityHash,
-                candidate.parameterTypes == record.parameterTypes
-            else { return }
+            guard found == nil, hasIdentity(of: entry, other) else { return }
             if let type {
-                guard case .type(let types) = candidate.locator.kind, types.head.id == type else { return }
+                guard case .type(let types) = other.record.locator.kind, types.head.id == type else { return }
             }
             found = other
         }
         return found
+    }
+
+    /// Whether `other`, found under `entry`'s name or value or first type, has its identity:
+    /// the same parameter types (the key being the same). Compared through the identity hash
+    /// first, without making either identity (which copies the locator).
+    @inline(__always)
+    private static func hasIdentity(of entry: IndexEntry, _ other: IndexEntry) -> Bool {
+        let record = entry.record
+        let candidate = other.record
+        return candidate.identityHash == record.identityHash && candidate.parameterTypes == record.parameterTypes
     }
 
     /// The type table: built from the lists when the tables were built from nothing; the

@@ -68,9 +68,18 @@ struct NameTable: Sendable {
     mutating func insert(
         _ row: UInt, named name: String, nameOf: (UInt) -> String, replacing replacement: (UInt) -> UInt? = { _ in nil }
     ) -> UInt? {
+        insert(row, named: name, nameOf: nameOf, isNamed: { nameOf($0) == name }, replacing: replacement)
+    }
+
+    /// `insert(_:named:nameOf:replacing:)`, told by `isNamed` whether a row's name is `name`
+    /// (which can be cheaper than reading the row's name).
+    mutating func insert(
+        _ row: UInt, named name: String, nameOf: (UInt) -> String, isNamed: (UInt) -> Bool,
+        replacing replacement: (UInt) -> UInt?
+    ) -> UInt? {
         precondition(row != 0, "a row is never zero: zero marks an empty bucket")
         let hash = name.hashValue
-        if let found = probe(name, hash, isNamed: { nameOf($0) == name }) {
+        if let found = probe(name, hash, isNamed: isNamed) {
             let existing = buckets[found] & rowMask
             guard let replacing = replacement(existing) else { return existing }
             precondition(replacing != 0, "a row is never zero: zero marks an empty bucket")

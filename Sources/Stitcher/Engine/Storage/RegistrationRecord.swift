@@ -15,7 +15,7 @@ final class RegistrationRecord: @unchecked Sendable {
     /// Where the graph keeps the instances, decided from `scope` (fills the padding before
     /// the hash, at no cost in size).
     let lifetime: InstanceLifetime
-    /// `identity.hashValue` cut to 32 bits (see `identityHash`).
+    /// A hash of `identity` cut to 32 bits (see `identityHash`).
     private let shortIdentityHash: Int32
     let producedType: TypeKey
     /// The code address of the factory (see `origin`).
@@ -71,8 +71,7 @@ final class RegistrationRecord: @unchecked Sendable {
         self.lifetime = InstanceLifetime(scope)
         self.eagerness = eagerness
         self.producedType = producedType
-        let hash = RegistrationIdentity(locator: locator, parameters: parameterTypes).hashValue
-        self.shortIdentityHash = Int32(truncatingIfNeeded: hash)
+        self.shortIdentityHash = Int32(truncatingIfNeeded: Self.identityHash(of: locator, parameterTypes))
         self.originCode = originCode
         self.originContext = originContext
         var flags: Flags = []
@@ -113,6 +112,21 @@ final class RegistrationRecord: @unchecked Sendable {
     /// the record one size class smaller.
     @inline(__always)
     var identityHash: Int { Int(shortIdentityHash) }
+
+    /// A hash of the identity (`RegistrationIdentity`) of a registration with `locator` and
+    /// `parameters`: equal identities hash alike. Combined by hand, without making the
+    /// identity: its synthesized hash, through the generic `Hashable` witnesses, cost twice
+    /// as much, and every registration is hashed when its container is built.
+    private static func identityHash(of locator: DependencyLocator, _ parameters: [TypeKey]) -> Int {
+        var hasher = Hasher()
+        switch locator.kind {
+        case .name(let name): hasher.combine(name)
+        case .type(let types): hasher.combine(types.head.id)
+        case .value(let value): hasher.combine(value)
+        }
+        for parameter in parameters { hasher.combine(parameter.id) }
+        return hasher.finalize()
+    }
 
     /// Whether `T` is a class, so that instances are stored as themselves.
     @inline(__always)
