@@ -105,6 +105,14 @@ public enum DependencyRegistrarBuilder {
         DependencyRegistrar()
     }
 
+    /// A block of one statement, such as the body of a `for` loop registering one
+    /// dependency per element: passed on as it is, where the variadic form makes (and
+    /// destroys) an array for every pass of the loop.
+    @inlinable
+    public static func buildBlock(_ component: DependencyRegistrar) -> DependencyRegistrar {
+        component
+    }
+
     public static func buildBlock(_ components: DependencyRegistrar...) -> DependencyRegistrar {
         components.count == 1 ? components[0] : DependencyRegistrar(joining: components)
     }

@@ -162,14 +162,18 @@ struct ClosedScope: Sequence {
         fileprivate var position: Int
 
         mutating func next() -> ScopeTeardown? {
-            while position >= 0 {
-                let slot = slots[position]
-                position = slot.olderTeardown
-                if let instance = slot.instance, let teardown = slot.teardown {
-                    return ScopeTeardown(instance, of: teardown.record, by: teardown.witness)
+            // Field by field through the buffer: a copy of the slot would count references to
+            // its key and builder as well.
+            slots.withUnsafeBufferPointer { slots in
+                while position >= 0 {
+                    let current = position
+                    position = slots[current].olderTeardown
+                    if let instance = slots[current].instance, let teardown = slots[current].teardown {
+                        return ScopeTeardown(instance, of: teardown.record, by: teardown.witness)
+                    }
                 }
+                return nil
             }
-            return nil
         }
     }
 
