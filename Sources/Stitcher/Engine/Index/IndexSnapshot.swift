@@ -107,12 +107,9 @@ final class IndexSnapshot: @unchecked Sendable {
         return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!)
     }
 
-    /// The name of a row, read from its first registration: the index keeps no copy.
-    static func name(inRow row: UInt, _ lists: [EntryList]) -> String {
-        guard case .name(let name) = firstEntry(inRow: row, lists).takeUnretainedValue().record.locator.kind else {
-            preconditionFailure("a name row holds registrations located by name")
-        }
-        return name
+    /// `NameTable.hash(of:)` the name of a row, from its first registration's identity hash.
+    static func nameHash(inRow row: UInt, _ lists: [EntryList]) -> Int {
+        NameTable.hash(short: firstEntry(inRow: row, lists)._withUnsafeGuaranteedRef { Int32(truncatingIfNeeded: $0.record.identityHash) })
     }
 
     /// Whether `row`'s name is `name`, read from its first registration without copying it.

@@ -100,7 +100,7 @@ struct IndexTables {
     /// only registration, the position of a shared list once there are several.
     private mutating func add(_ entry: IndexEntry, named name: String, checked: Bool) {
         if upcoming > 0 {
-            byName.reserveCapacityBeforeGrowing(byName.count + upcoming) { IndexSnapshot.name(inRow: $0, sharedNameLists) }
+            byName.reserveCapacityBeforeGrowing(byName.count + upcoming) { IndexSnapshot.nameHash(inRow: $0, sharedNameLists) }
             upcoming -= 1
         }
         // Static, given each table on its own: reading names from the shared lists while the
@@ -114,9 +114,10 @@ struct IndexTables {
     ) {
         let kind = DirectLookup.kind(of: entry, as: entry.record.producedType.id)
         let row = DirectLookup.address(of: entry) | UInt(kind.rawValue)
+        // The registration's identity hash is its name's (see `NameTable.hash(of:)`).
         _ = names.insert(
-            row, named: name, nameOf: { IndexSnapshot.name(inRow: $0, lists) },
-            isNamed: { IndexSnapshot.row($0, isNamed: name, lists) }
+            row, hash: NameTable.hash(short: Int32(truncatingIfNeeded: entry.record.identityHash)),
+            hashOf: { IndexSnapshot.nameHash(inRow: $0, lists) }, isNamed: { IndexSnapshot.row($0, isNamed: name, lists) }
         ) { existing in
             if existing & IndexSnapshot.sharedNameFlag != 0 {
                 let position = Int(existing >> 4)

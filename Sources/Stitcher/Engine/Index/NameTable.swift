@@ -12,8 +12,10 @@
 /// reading it. Should a row ever use those bits (tagged pointers), the table drops its tags
 /// and compares names instead.
 ///
-/// Names are hashed with `String.hashValue`, which is seeded per process, so names chosen
-/// by an adversary cannot force collisions.
+/// A name is filed under `hash(of:)`: 32 bits of its `String.hashValue` (seeded per process,
+/// so names chosen by an adversary cannot force collisions), spread over a word. A named
+/// registration keeps those 32 bits as its identity hash, so that indexing it hashes no
+/// string, and growing the table rehashes none.
 ///
 /// ```swift
 /// var table = NameTable(capacity: 2)
@@ -40,12 +42,12 @@ struct NameTable: Sendable {
     }
 
     /// The same rows in a table of `size` buckets, tagged when `tagged`.
-    private func rebuilt(size: Int, tagged: Bool, nameOf: (UInt) -> String) -> NameTable {
+    private func rebuilt(size: Int, tagged: Bool, hashOf: (UInt) -> Int) -> NameTable {
         var table = NameTable(capacity: size * 7 / 8)
         table.isTagged = tagged
         for bucket in buckets where bucket != 0 {
             let row = isTagged ? bucket & ~Self.tagMask : bucket
-            table.place(row, hash: nameOf(row).hashValue)
+            table.place(row, hash: hashOf(row))
         }
         table.count = count
         return table
@@ -58,6 +60,18 @@ struct NameTable: Sendable {
         buckets[index] = isTagged ? Self.tag(hash) | row : row
     }
 
+    /// The hash `name` is filed under: the low 32 bits of its `hashValue` (a named
+    /// registration's identity hash, `short`), multiplied by a large odd constant so that the
+    /// top bits, the tag, depend on all of them.
+    @inline(__always)
+    static func hash(of name: String) -> Int { hash(short: Int32(truncatingIfNeeded: name.hashValue)) }
+
+    /// `hash(of:)` from the low 32 bits of a name's `hashValue`.
+    @inline(__always)
+    static func hash(short: Int32) -> Int {
+        Int(bitPattern: UInt(UInt32(bitPattern: short)) &* 0x9E37_79B9_7F4A_7C15)
+    }
+
     /// The row of `name` when the table has one; otherwise nil, after adding `row` for it.
     ///
     /// - Parameters:
@@ -68,35 +82,38 @@ struct NameTable: Sendable {
     mutating func insert(
         _ row: UInt, named name: String, nameOf: (UInt) -> String, replacing replacement: (UInt) -> UInt? = { _ in nil }
     ) -> UInt? {
-        insert(row, named: name, nameOf: nameOf, isNamed: { nameOf($0) == name }, replacing: replacement)
+        insert(
+            row, hash: Self.hash(of: name), hashOf: { Self.hash(of: nameOf($0)) }, isNamed: { nameOf($0) == name },
+            replacing: replacement)
     }
 
-    /// `insert(_:named:nameOf:replacing:)`, told by `isNamed` whether a row's name is `name`
-    /// (which can be cheaper than reading the row's name).
+    /// `insert(_:named:nameOf:replacing:)` for a name whose `hash(of:)` the caller knows.
+    ///
+    /// - Parameters:
+    ///   - hashOf: `hash(of:)` the name of one of the rows already added.
+    ///   - isNamed: whether a row's name is the one inserted.
     mutating func insert(
-        _ row: UInt, named name: String, nameOf: (UInt) -> String, isNamed: (UInt) -> Bool,
-        replacing replacement: (UInt) -> UInt?
+        _ row: UInt, hash: Int, hashOf: (UInt) -> Int, isNamed: (UInt) -> Bool, replacing replacement: (UInt) -> UInt?
     ) -> UInt? {
         precondition(row != 0, "a row is never zero: zero marks an empty bucket")
-        let hash = name.hashValue
-        if let found = probe(name, hash, isNamed: isNamed) {
+        if let found = probe(hash, isNamed: isNamed) {
             let existing = buckets[found] & rowMask
             guard let replacing = replacement(existing) else { return existing }
             precondition(replacing != 0, "a row is never zero: zero marks an empty bucket")
             if isTagged && replacing & Self.tagMask != 0 {
                 // Untagged first (rare: a row using the tag bits), then found again.
-                self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
-                replaceRow(named: name, with: replacing, nameOf: nameOf)
+                self = rebuilt(size: buckets.count, tagged: false, hashOf: hashOf)
+                buckets[probe(hash, isNamed: isNamed)!] = replacing
             } else {
                 buckets[found] = buckets[found] & ~rowMask | replacing
             }
             return existing
         }
         if isTagged && row & Self.tagMask != 0 {
-            self = rebuilt(size: buckets.count, tagged: false, nameOf: nameOf)
+            self = rebuilt(size: buckets.count, tagged: false, hashOf: hashOf)
         }
         if OpenAddressing.isFull(count: count + 1, buckets: buckets.count) {
-            self = rebuilt(size: buckets.count * 2, tagged: isTagged, nameOf: nameOf)
+            self = rebuilt(size: buckets.count * 2, tagged: isTagged, hashOf: hashOf)
         }
         place(row, hash: hash)
         count += 1
@@ -104,17 +121,17 @@ struct NameTable: Sendable {
     }
 
     /// Makes room for `capacity` names at once when the next insertion would grow the
-    /// table: one rebuild instead of a doubling (each rehashing every name) per power of two.
-    mutating func reserveCapacityBeforeGrowing(_ capacity: Int, nameOf: (UInt) -> String) {
+    /// table: one rebuild instead of a doubling per power of two.
+    mutating func reserveCapacityBeforeGrowing(_ capacity: Int, hashOf: (UInt) -> Int) {
         guard OpenAddressing.isFull(count: count + 1, buckets: buckets.count) else { return }
-        self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), tagged: isTagged, nameOf: nameOf)
+        self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), tagged: isTagged, hashOf: hashOf)
     }
 
     /// Replaces the row of a name the table holds.
     ///
     /// - Parameter row: nonzero, with the tag bits free unless the table has dropped its tags.
     mutating func replaceRow(named name: String, with row: UInt, nameOf: (UInt) -> String) {
-        guard let index = probe(name, name.hashValue, isNamed: { nameOf($0) == name }) else {
+        guard let index = probe(Self.hash(of: name), isNamed: { nameOf($0) == name }) else {
             preconditionFailure("replaceRow(named:with:nameOf:) needs a name the table holds")
         }
         precondition(row != 0 && (!isTagged || row & Self.tagMask == 0), "a replacement row keeps the tag bits free")
@@ -127,12 +144,12 @@ struct NameTable: Sendable {
     ///   tag matches.
     @inline(__always)
     func row(named name: String, isNamed: (UInt) -> Bool) -> UInt? {
-        probe(name, name.hashValue, isNamed: isNamed).map { buckets[$0] & rowMask }
+        probe(Self.hash(of: name), isNamed: isNamed).map { buckets[$0] & rowMask }
     }
 
-    /// The index of the bucket holding `name`'s row.
+    /// The index of the bucket holding the row of the name with `hash` (see `hash(of:)`).
     @inline(__always)
-    private func probe(_ name: String, _ hash: Int, isNamed: (UInt) -> Bool) -> Int? {
+    private func probe(_ hash: Int, isNamed: (UInt) -> Bool) -> Int? {
         let tag = isTagged ? Self.tag(hash) : 0
         let tagMask = isTagged ? Self.tagMask : 0
         var index = hash & mask

@@ -117,10 +117,14 @@ final class RegistrationRecord: @unchecked Sendable {
     /// `parameters`: equal identities hash alike. Combined by hand, without making the
     /// identity: its synthesized hash, through the generic `Hashable` witnesses, cost twice
     /// as much, and every registration is hashed when its container is built.
+    ///
+    /// For a name, the name's `hashValue` alone, which the index files the name under
+    /// (`NameTable.hash(of:)`): a name is hashed once. Registrations of one name that differ
+    /// by their parameters then share a hash, and are told apart by the parameters.
     private static func identityHash(of locator: DependencyLocator, _ parameters: [TypeKey]) -> Int {
         var hasher = Hasher()
         switch locator.kind {
-        case .name(let name): hasher.combine(name)
+        case .name(let name): return name.hashValue
         case .type(let types): hasher.combine(types.head.id)
         case .value(let value): hasher.combine(value)
         }
