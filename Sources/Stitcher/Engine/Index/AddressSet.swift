@@ -1,6 +1,6 @@
 /// A set of objects by address, for a pass that asks of many objects whether they are in
-/// it: open addressing over words, spread by a multiplication (as `TypeTable`), where a
-/// `Set<ObjectIdentifier>` would hash each address with SipHash.
+/// it: open addressing over words (`OpenAddressing.bucket(of:shift:)`, as `TypeTable`),
+/// where a `Set<ObjectIdentifier>` would hash each address with SipHash.
 ///
 /// It holds no reference: the caller keeps the objects alive while it uses the set.
 ///
@@ -18,7 +18,7 @@ struct AddressSet {
         shift = UInt(UInt.bitWidth - size.trailingZeroBitCount)
         for object in objects {
             let word = Self.word(object)
-            var index = bucket(word)
+            var index = OpenAddressing.bucket(of: word, shift: shift)
             while buckets[index] != 0 && buckets[index] != word { index = (index + 1) & (buckets.count - 1) }
             buckets[index] = word
         }
@@ -26,7 +26,7 @@ struct AddressSet {
 
     func contains(_ object: AnyObject) -> Bool {
         let word = Self.word(object)
-        var index = bucket(word)
+        var index = OpenAddressing.bucket(of: word, shift: shift)
         return buckets.withUnsafeBufferPointer { buckets in
             while true {
                 if buckets[index] == word { return true }
@@ -34,11 +34,6 @@ struct AddressSet {
                 index = (index + 1) & (buckets.count - 1)
             }
         }
-    }
-
-    @inline(__always)
-    private func bucket(_ word: UInt) -> Int {
-        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     @inline(__always)

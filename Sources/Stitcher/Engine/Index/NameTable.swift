@@ -69,7 +69,7 @@ struct NameTable: Sendable {
     /// `hash(of:)` from the low 32 bits of a name's `hashValue`.
     @inline(__always)
     static func hash(short: Int32) -> Int {
-        Int(bitPattern: UInt(UInt32(bitPattern: short)) &* 0x9E37_79B9_7F4A_7C15)
+        Int(bitPattern: OpenAddressing.spread(UInt(UInt32(bitPattern: short))))
     }
 
     /// The row of `name` when the table has one; otherwise nil, after adding `row` for it.

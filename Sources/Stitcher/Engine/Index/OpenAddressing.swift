@@ -1,6 +1,7 @@
-/// The sizing that `NameTable` and `IdentityTable` share: a power of two of one-word
-/// buckets, filled to 7/8 at most, where probing stays short and always meets an empty
-/// bucket.
+/// What the index's open-addressing tables share: the sizing of `NameTable`,
+/// `IdentityTable`, `OverloadTable` and `AddressSet` (a power of two of buckets, filled to
+/// 7/8 at most, where probing stays short and always meets an empty bucket), and how words
+/// that are already good hashes or addresses are spread over the buckets.
 ///
 /// ```swift
 /// OpenAddressing.bucketCount(for: 100_000)      // 131,072
@@ -18,5 +19,18 @@ enum OpenAddressing {
     @inline(__always)
     static func isFull(count: Int, buckets: Int) -> Bool {
         count * 8 > buckets * 7
+    }
+
+    /// `word` multiplied by a large odd constant (Fibonacci hashing): every bit of `word`
+    /// reaches the top bits, which is where tables take their bucket or tag from. A metadata
+    /// or object address costs this multiplication instead of a SipHash.
+    @inline(__always)
+    static func spread(_ word: UInt) -> UInt { word &* 0x9E37_79B9_7F4A_7C15 }
+
+    /// The bucket of `word` in a table of `1 << (UInt.bitWidth - shift)` buckets: the top
+    /// bits of `spread(word)`.
+    @inline(__always)
+    static func bucket(of word: UInt, shift: UInt) -> Int {
+        Int(truncatingIfNeeded: spread(word) >> shift)
     }
 }

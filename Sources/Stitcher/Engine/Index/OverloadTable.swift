@@ -86,7 +86,7 @@ struct OverloadTable: @unchecked Sendable {
     /// Metadata addresses are never 0, and spread by a multiplication as `TypeTable`'s.
     @inline(__always)
     private static func bucket(_ type: UInt, _ signature: UInt, mask: Int) -> Int {
-        Int(truncatingIfNeeded: ((type &+ signature &* 31) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        Int(truncatingIfNeeded: OpenAddressing.spread(type &+ signature &* 31) >> 32) & mask
     }
 
     @inline(__always)

@@ -83,7 +83,8 @@ struct EntryList: @unchecked Sendable {
 /// An open-addressing hash table from a type's identity to its registrations.
 ///
 /// Type identities are metadata addresses: multiplying by a large odd constant spreads them
-/// well enough, which costs a fraction of the SipHash a `Dictionary` would compute.
+/// well enough (`OpenAddressing.spread(_:)`), which costs a fraction of the SipHash a
+/// `Dictionary` would compute.
 struct TypeTable: @unchecked Sendable {
     private var keys: [UInt]
     private var lists: [EntryList?]
@@ -198,7 +199,7 @@ struct TypeTable: @unchecked Sendable {
 
     @inline(__always)
     private static func slot(_ key: UInt, shift: UInt, mask: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) & mask
+        OpenAddressing.bucket(of: key, shift: shift) & mask
     }
 
     /// The position of the type with identity `id` in the table, or nil.
