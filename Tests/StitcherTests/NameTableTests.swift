@@ -55,7 +55,7 @@ private struct NamedTable {
         for index in 1...6 { _ = table.insert("name-\(index)", row: UInt(index)) }
         let shared: UInt = 0b1000 | 7 << 4
         let names = table.names
-        table.table.replaceRow(named: "name-3", with: shared) { names[$0]! }
+        _ = table.table.insert(99, named: "name-3", nameOf: { names[$0]! }, replacing: { _ in shared })
         table.names[shared] = "name-3"
         #expect(table.row(of: "name-3") == shared)
         #expect(table.row(of: "name-4") == 4)

@@ -127,17 +127,6 @@ struct NameTable: Sendable {
         self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), tagged: isTagged, hashOf: hashOf)
     }
 
-    /// Replaces the row of a name the table holds.
-    ///
-    /// - Parameter row: nonzero, with the tag bits free unless the table has dropped its tags.
-    mutating func replaceRow(named name: String, with row: UInt, nameOf: (UInt) -> String) {
-        guard let index = probe(Self.hash(of: name), isNamed: { nameOf($0) == name }) else {
-            preconditionFailure("replaceRow(named:with:nameOf:) needs a name the table holds")
-        }
-        precondition(row != 0 && (!isTagged || row & Self.tagMask == 0), "a replacement row keeps the tag bits free")
-        buckets[index] = buckets[index] & ~rowMask | row
-    }
-
     /// The row of `name`, or nil when the table has none.
     ///
     /// - Parameter isNamed: whether a row's name is `name`; asked only of rows whose hash
