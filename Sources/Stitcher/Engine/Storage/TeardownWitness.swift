@@ -40,18 +40,17 @@ final class TeardownWitness: @unchecked Sendable {
         return TeardownWitness(synchronous: synchronous, asynchronous: asynchronous)
     }
 
-    // Whether `U` is a class is asked once, here, not at every teardown: these closures run
-    // unspecialized (`U` is opened from a metatype), where the question is a runtime call.
-    // An instance in stored form is then the `U` itself, or a box of one (the caller checked
-    // its type).
-
     private static func synchronousTeardown<U: TeardownAware>(of _: U.Type) -> Synchronous {
-        if U.self is AnyClass { return { instance in try unsafeBitCast(instance, to: U.self).tearDown() } }
-        return { instance in try unsafeDowncast(instance, to: TypedBox<U>.self).value.tearDown() }
+        { instance in try value(of: instance, as: U.self).tearDown() }
     }
 
     private static func asynchronousTeardown<U: AsyncTeardownAware>(of _: U.Type) -> Asynchronous {
-        if U.self is AnyClass { return { instance in try await unsafeBitCast(instance, to: U.self).tearDown() } }
-        return { instance in try await unsafeDowncast(instance, to: TypedBox<U>.self).value.tearDown() }
+        { instance in try await value(of: instance, as: U.self).tearDown() }
+    }
+
+    /// An instance in stored form as the `U` it is (the caller checked its type).
+    @inline(__always)
+    private static func value<U>(of instance: AnyObject, as _: U.Type) -> U {
+        U.self is AnyClass ? unsafeBitCast(instance, to: U.self) : unsafeDowncast(instance, to: TypedBox<U>.self).value
     }
 }
