@@ -64,20 +64,12 @@ struct IndexTables {
         case .name(let name):
             add(entry, named: name, checked: checked)
         case .value(let value):
-            guard var list = byValue[value] else {
-                byValue[value] = EntryList(entry)
-                return
-            }
-            if checked, let indexed = Self.entry(in: list, withIdentityOf: entry) {
+            if checked, let list = byValue[value], let indexed = Self.entry(in: list, withIdentityOf: entry) {
                 hidden.append(indexed)
-                guard let kept = list.removing(indexed) else {
-                    byValue[value] = EntryList(entry)
-                    return
-                }
-                list = kept
+                byValue[value] = list.removing(indexed)
             }
-            list.append(entry)
-            byValue[value] = list
+            // Appended in place: a copy out of the dictionary would copy the list each time.
+            if byValue[value]?.append(entry) == nil { byValue[value] = EntryList(entry) }
         }
     }
 
