@@ -118,7 +118,7 @@ func readmeTable() -> [String] {
             "shapes", "with and without a parameter, injected with one",
             "a request with a parameter, for a type also registered without", "the initializer", ""
         ),
-        ("shapes", "[P] of two singletons", "`[any P]` of two singletons", "a stored array", ""),
+        ("shapes", "[P] of two singletons", "`[any P]` of two singletons", "a new array of the two singletons", ""),
         (
             "ratios", "11 ", "a request scope: five per-request values and a singleton, with teardown", "a struct of them",
             "`withDependencies` over values made by hand"

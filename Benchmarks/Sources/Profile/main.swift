@@ -279,8 +279,8 @@ if ["shape-struct", "shape-struct-baseline", "shape-value", "shape-made-value", 
     try profileShape(String(workload.dropFirst("shape-".count)), iterations)
     exit(0)
 }
-if workload == "shape-array" {
-    try profileArrayShape(iterations)
+if workload == "shape-array" || workload == "shape-array-baseline" {
+    try profileArrayShape(iterations, baseline: workload == "shape-array-baseline")
     exit(0)
 }
 if workload == "verify" {
