@@ -16,13 +16,14 @@ enum Scenarios {
     /// Overriding containers activated and deactivated while other threads inject.
     static let overrides = Scenario(
         name: "overrides",
-        summary: "3 overriding containers swapped by 2 threads while 3 inject by name, type and value"
+        summary: "3 overriding containers swapped by 2 threads while 3 inject by name, type, value and as arrays"
     ) { runner in
         let census = Census()
         let base = DependencyContainer {
             Dependency(named: "svc") { Svc(tag: 0, census: census) }.scope(.instance)
             Dependency { Svc(tag: 0, census: census) }.scope(.singleton)
             Dependency(named: "base-singleton") { Svc(tag: 0, census: census) }.scope(.singleton)
+            Dependency { Conforming(tag: 0, census: census) }.conforms(to: (any Service).self).scope(.singleton)
         }
         let overrides = (1...3).map { k in
             DependencyContainer {
@@ -30,6 +31,7 @@ enum Scenarios {
                 Dependency { Svc(tag: k, census: census) }.scope(.singleton)
                 Dependency(named: "only-\(k)") { Svc(tag: k, census: census) }.scope(.shared)
                 Dependency(for: k) { Svc(tag: k, census: census) }.scope(.singleton)
+                Dependency { Conforming(tag: k, census: census) }.conforms(to: (any Service).self).scope(.singleton)
             }
         }
         DependencyGraph.activate(base)
@@ -52,6 +54,12 @@ enum Scenarios {
                 if let shared: Svc = try? DependencyGraph.inject(byName: "only-\(k)") {
                     try shared.check("inject(byName: \"only-\(k)\")", tags: k...k)
                 }
+                // Arrays of singletons, kept by the index that answered them (`ElementArrays`).
+                for svc in try DependencyGraph.inject() as [Svc] { try svc.check("an element of [Svc]", tags: 0...3) }
+                for service in try DependencyGraph.inject() as [any Service] {
+                    guard let probe = service as? Probe else { throw StressFailure("an element of [any Service] is a \(type(of: service))") }
+                    try probe.check("an element of [any Service]", tags: 0...3)
+                }
             }
         }
         return runThenRelease(runner, [("swap", swap), ("swap", swap), ("inject", inject), ("inject", inject), ("inject", inject)], census)
@@ -60,7 +68,7 @@ enum Scenarios {
     /// A managed scope reset in a loop while other threads inject its instance.
     static let managedReset = Scenario(
         name: "managed-reset",
-        summary: "a managed scope reset by 2 threads while 2 inject its instance"
+        summary: "a managed scope reset by 2 threads while 2 inject its instance, alone and as an array"
     ) { runner in
         let census = Census()
         let signal = ResetSignal()
@@ -72,6 +80,7 @@ enum Scenarios {
         let inject: Runner.Step = { _ in
             let managed: Managed = try DependencyGraph.inject()
             try managed.check("inject(byType: Managed.self)", tags: 1...1)
+            for managed in try DependencyGraph.inject() as [Managed] { try managed.check("an element of [Managed]", tags: 1...1) }
         }
         return runThenRelease(runner, [("reset", reset), ("reset", reset), ("inject", inject), ("inject", inject)], census)
     }

@@ -90,16 +90,24 @@ extension DependencyGraph {
     }
 
     /// Passes `body` the instances of a direct request for an array of the type `id` (see
-    /// `GraphEngine.directObjects(ofElement:_:reserve:_:)`); false for the general path.
+    /// `GraphEngine.directObjects(ofElement:_:reserve:_:keeping:)`), and keeps the array
+    /// `answered` returns when its elements are all singletons; false for the general path.
     @usableFromInline
     static func directObjects(
-        ofElement id: ObjectIdentifier, reserve: (Int) -> Void, _ body: (AnyObject) -> Void
+        ofElement id: ObjectIdentifier, reserve: (Int) -> Void, _ body: (AnyObject) -> Void, keeping answered: () -> AnyObject
     ) throws -> Bool {
         // Not through `withDirectContext`, which is kept for the single lookups it is inlined into.
         guard let state = ThreadState.unretainedCurrent else { return false }
         return try state._withUnsafeGuaranteedRef { state in
-            try GraphContext.current.directObjects(ofElement: id, state, reserve: reserve, body)
+            try GraphContext.current.directObjects(ofElement: id, state, reserve: reserve, body, keeping: answered)
         }
+    }
+
+    /// The array of singletons kept for a request of elements of the type `id`, retained
+    /// (an `ElementArrayBox`), or nil (see `ElementArrays`).
+    @usableFromInline
+    static func keptElements(ofElement id: ObjectIdentifier) -> AnyObject? {
+        GraphEngine.withDirectContext { graph, state in graph.keptElements(ofElement: id, state) }
     }
 
     /// The `D` a direct lookup answered with: for a class, the instance itself; for any other

@@ -61,17 +61,23 @@ extension DependencyGraph {
     /// The array form of ``inject(byType:)-(C.Type)``, compiled for its element type: when
     /// each match answers as it would alone (the element is their type, a class they
     /// inherit from, or the protocol a singleton or transient conforms to), no instance is
-    /// cast.
+    /// cast. When every match is a singleton (or a managed instance), the array is kept
+    /// while the graph does not change, and later requests return it as it is.
     ///
     /// ```swift
     /// let trackers: [any EventTracking] = try DependencyGraph.inject()
     /// ```
     @inlinable
     public static func inject<Element>(byType type: [Element].Type = [Element].self) throws -> [Element] {
-        var all: [Element] = []
-        let direct = try directObjects(ofElement: ObjectIdentifier(Element.self), reserve: { all.reserveCapacity($0) }) {
-            all.append(directValue($0, as: Element.self))
+        let id = ObjectIdentifier(Element.self)
+        // The same singletons as the last request's, in the same order: its array.
+        if let kept = keptElements(ofElement: id), ObjectIdentifier(Swift.type(of: kept)) == ObjectIdentifier(ElementArrayBox<Element>.self) {
+            return unsafeDowncast(kept, to: ElementArrayBox<Element>.self).elements
         }
+        var all: [Element] = []
+        let direct = try directObjects(
+            ofElement: id, reserve: { all.reserveCapacity($0) }, { all.append(directValue($0, as: Element.self)) },
+            keeping: { ElementArrayBox(all) })
         return direct ? all : try inject(byType: [Element].self, arguments: .none)
     }
 

@@ -31,6 +31,11 @@ struct DirectLookup: @unchecked Sendable {
         /// A new instance on every lookup, requested as a protocol: presented as one
         /// through a view made for it.
         case transientView
+
+        /// Whether the answer, once built, stays the same while the entry is in the current
+        /// index (a published instance, or its view), so that an array of such answers can
+        /// be kept (`ElementArrays`).
+        var isPublished: Bool { self == .published || self == .publishedView }
     }
 
     /// Whether the kind is `.transient` or `.transientView` (one test: their raw values are

@@ -80,6 +80,9 @@ struct GraphSandbox {
     /// Retires every entry, releasing what was built.
     private func end() {
         graph.settings.observer = nil
+        var unpublished: [Unmanaged<AnyObject>] = []
+        graph.lock.withLock { graph.unpublishKeptArrays(into: &unpublished) }
+        runtime.hazards.retire(unpublished)
         GraphEngine.retire(entries)
     }
 

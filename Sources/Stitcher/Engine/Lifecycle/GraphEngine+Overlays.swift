@@ -22,11 +22,16 @@ extension GraphEngine {
     /// Sends this overlay's lookups to the slow path until it merges the parent's new index,
     /// and tells the graphs layered over it in turn (a child graph's own children).
     func parentDidPublish() {
+        var unpublished: [Unmanaged<AnyObject>] = []
         let overlays = lock.withLock {
             parentChanged = true
+            // The parent's entries this index lists may have left the graph: arrays of their
+            // singletons are not kept until the index is merged again.
+            unpublishKeptArrays(into: &unpublished)
             publishedGeneration.store(Self.generations.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .releasing)
             return self.overlays
         }
+        runtime.hazards.retire(unpublished)
         for overlay in overlays { overlay.parentDidPublish() }
     }
 

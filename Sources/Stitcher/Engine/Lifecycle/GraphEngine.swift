@@ -122,6 +122,9 @@ final class GraphEngine: @unchecked Sendable {
         /// Entries that left the graph: their instances are released now, whichever threads
         /// still cache a snapshot that holds the entries themselves.
         var retiring: [IndexEntry] = []
+        /// The arrays a replaced snapshot kept (`ElementArrays`), unpublished: retired
+        /// through the hazard domain with the entries.
+        var unpublished: [Unmanaged<AnyObject>] = []
     }
 
     /// Runs a mutation of the graph's state under `lock`.
@@ -143,6 +146,7 @@ final class GraphEngine: @unchecked Sendable {
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         withExtendedLifetime(previous) {}
+        runtime.hazards.retire(leftovers.unpublished)
         Self.retire(leftovers.retiring)
         leftovers.garbage.removeAll()
         return result
@@ -235,6 +239,7 @@ final class GraphEngine: @unchecked Sendable {
     /// Makes `snapshot` the index lookups read; the one it replaces goes with `leftovers`.
     /// Caller holds `lock`.
     private func publish(_ snapshot: IndexSnapshot, _ leftovers: inout Leftovers) {
+        unpublishKeptArrays(into: &leftovers.unpublished)
         leftovers.garbage.append(current)
         current = snapshot
         // While containers wait to be rebuilt, lookups must keep taking the slow path.
@@ -242,6 +247,22 @@ final class GraphEngine: @unchecked Sendable {
             invalidated.isEmpty && !parentChanged
                 ? snapshot.generation : Self.generations.wrappingIncrementThenLoad(ordering: .relaxed),
             ordering: .releasing)
+    }
+
+    /// Keeps `box`, the array a request for elements of the type `id` answered from
+    /// `snapshot`, while `snapshot` is the current index (see `ElementArrays`).
+    func keep(_ box: AnyObject, ofElement id: ObjectIdentifier, in snapshot: IndexSnapshot) {
+        lock.withLock {
+            if current === snapshot { snapshot.elementArrays.keep(box, ofElement: id) }
+        }
+    }
+
+    /// Unpublishes the arrays the current index keeps, whose singletons' entries leave (or
+    /// may have left) the graph, for the caller to retire through the hazard domain once it
+    /// drops `lock`; the index keeps none from now on (see `ElementArrays`). Caller holds
+    /// `lock`.
+    func unpublishKeptArrays(into unpublished: inout [Unmanaged<AnyObject>]) {
+        current.elementArrays.clear(into: &unpublished)
     }
 
     func notifyChange() {

@@ -106,7 +106,8 @@ extension GraphEngine {
     /// most; false when one of them can only be cast, or the thread's snapshot is not
     /// current, which sends the caller the general way (before anything is built).
     func directObjects(
-        ofElement id: ObjectIdentifier, _ state: ThreadState, reserve: (Int) -> Void, _ body: (AnyObject) -> Void
+        ofElement id: ObjectIdentifier, _ state: ThreadState, reserve: (Int) -> Void, _ body: (AnyObject) -> Void,
+        keeping answered: () -> AnyObject
     ) throws -> Bool {
         try withCurrentSnapshot(state) { unretained -> Bool? in
             // Held: a factory that changes the graph may replace the thread's snapshot, whose
@@ -127,13 +128,26 @@ extension GraphEngine {
                 guard lookup.kind != .none else { return false }
                 reserve(1)
                 try withExtendedLifetime(snapshot) { try answer(lookup) }
+                if lookup.kind.isPublished { keep(answered(), ofElement: id, in: snapshot) }
             case .many(let lookups)?:
                 guard !lookups.contains(where: { $0.kind == .none }) else { return false }
                 reserve(lookups.count)
                 try withExtendedLifetime(snapshot) { try lookups.forEach(answer) }
+                if lookups.allSatisfy({ $0.kind.isPublished || $0.kind == .parameterized }),
+                    lookups.contains(where: { $0.kind.isPublished })
+                {
+                    keep(answered(), ofElement: id, in: snapshot)
+                }
             }
             return true
         } ?? false
+    }
+
+    /// The array of singletons a request for elements of the type `id` answered last from
+    /// the current index, retained, when it keeps one (see `ElementArrays`).
+    @inline(__always)
+    func keptElements(ofElement id: ObjectIdentifier, _ state: ThreadState) -> AnyObject? {
+        withCurrentSnapshot(state) { $0.elementArrays.array(ofElement: id, state.hazard) }
     }
 
     /// Runs `body` with the thread's cached snapshot when it is current, without touching
