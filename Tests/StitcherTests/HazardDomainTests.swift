@@ -56,6 +56,24 @@ struct HazardDomainTests {
         #expect(domain.heldBackCount == 0)
     }
 
+    /// A graph's last change may retire nothing (no instance was built since the one
+    /// before): what an earlier retirement held back is still released.
+    @Test func aRetirementOfNothingReleasesWhatWasHeldBack() {
+        let domain = HazardDomain()
+        let reader = domain.makeCell()
+        let released = UnsafeAtomic<Bool>.create(false)
+        defer { released.destroy() }
+        let object = retained(released)
+        reader.announce(object)
+        domain.retire(Unmanaged.fromOpaque(object))
+        #expect(domain.heldBackCount == 1)
+
+        reader.clear()
+        domain.retire([])
+        #expect(isSet(released), "released by the next retirement, of nothing")
+        #expect(domain.heldBackCount == 0)
+    }
+
     @Test func aReaderTakesTheObjectStillPublishedAndEndsItsAnnouncement() {
         let domain = HazardDomain()
         let reader = domain.makeCell()

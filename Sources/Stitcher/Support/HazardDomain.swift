@@ -97,9 +97,11 @@ package final class HazardDomain: @unchecked Sendable {
     }
 
     /// Releases `objects`, which are no longer published, once no reader announces them:
-    /// one barrier for all of them.
+    /// one barrier for all of them. Objects held back by earlier retirements are released
+    /// too once no reader announces them, even when `objects` is empty: a graph's last
+    /// change may retire nothing, and must still let go of what an earlier one held back.
     package func retire<Objects: Collection>(_ objects: Objects) where Objects.Element == Unmanaged<AnyObject> {
-        if objects.isEmpty { return }
+        if objects.isEmpty, lock.withLock({ retired.isEmpty }) { return }
         release(objects)
     }
 
