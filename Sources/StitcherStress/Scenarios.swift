@@ -57,7 +57,9 @@ enum Scenarios {
                 // Arrays of singletons, kept by the index that answered them (`ElementArrays`).
                 for svc in try DependencyGraph.inject() as [Svc] { try svc.check("an element of [Svc]", tags: 0...3) }
                 for service in try DependencyGraph.inject() as [any Service] {
-                    guard let probe = service as? Probe else { throw StressFailure("an element of [any Service] is a \(type(of: service))") }
+                    guard let probe = service as? Probe else {
+                        throw StressFailure("an element of [any Service] is a \(type(of: service))")
+                    }
                     try probe.check("an element of [any Service]", tags: 0...3)
                 }
             }

@@ -52,7 +52,7 @@ struct KeptElementArrayTests {
 
     @Test func anArrayWithATransientIsBuiltForEveryRequest() throws {
         DependencyGraph.activate(Self.singletons())
-        DependencyGraph.activate(DependencyContainer { Dependency { TransientListed() }.conforms(to: Listed.self) .scope(.instance) })
+        DependencyGraph.activate(DependencyContainer { Dependency { TransientListed() }.conforms(to: Listed.self).scope(.instance) })
         let first: [any Listed] = try DependencyGraph.inject()
         let second: [any Listed] = try DependencyGraph.inject()
         #expect(first.count == 3 && second.count == 3)
@@ -60,7 +60,9 @@ struct KeptElementArrayTests {
         let secondTransient = try #require(second.first { $0 is TransientListed })
         #expect(firstTransient !== secondTransient, "a new transient in every array")
         #expect(Self.storage(of: first) != Self.storage(of: second))
-        #expect(first.filter { !($0 is TransientListed) }.map(ObjectIdentifier.init) == second.filter { !($0 is TransientListed) }.map(ObjectIdentifier.init))
+        #expect(
+            first.filter { !($0 is TransientListed) }.map(ObjectIdentifier.init)
+                == second.filter { !($0 is TransientListed) }.map(ObjectIdentifier.init))
     }
 
     /// Another thread keeps the index that kept the array (a thread's cached snapshot lives

@@ -71,9 +71,7 @@ extension DependencyGraph {
     public static func inject<Element>(byType type: [Element].Type = [Element].self) throws -> [Element] {
         let id = ObjectIdentifier(Element.self)
         // The same singletons as the last request's, in the same order: its array.
-        if let kept = keptElements(ofElement: id), ObjectIdentifier(Swift.type(of: kept)) == ObjectIdentifier(ElementArrayBox<Element>.self) {
-            return unsafeDowncast(kept, to: ElementArrayBox<Element>.self).elements
-        }
+        if let kept = keptElements(ofElement: id).flatMap(ElementArrayBox<Element>.elements(in:)) { return kept }
         var all: [Element] = []
         let direct = try directObjects(
             ofElement: id, reserve: { all.reserveCapacity($0) }, { all.append(directValue($0, as: Element.self)) },

@@ -18,8 +18,6 @@ final class IndexSnapshot: @unchecked Sendable {
     private let isIndexed: Bool
     /// The decorations applied to `entries`, nil when none is (`GraphEngine+Decorations`).
     let decorations: IndexDecorations?
-    /// The arrays of singletons this index answered, kept while it is current.
-    let elementArrays = ElementArrays()
 
     convenience init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int, decorations: IndexDecorations? = nil) {
         var tables = IndexTables(capacity: indexed ? capacity : 0)

@@ -35,7 +35,17 @@ final class GraphEngine: @unchecked Sendable {
     let rebuilding = Lock(recursive: true)
     /// The generation of the snapshot lookups must read (see `ThreadState`).
     let publishedGeneration: UnsafeAtomic<Int>
-    private let generationStorage = CacheLine.allocate(Int.AtomicRepresentation(0))
+    /// The arrays of singletons kept for the current index (`ElementArrays`), made by the
+    /// first array kept: nil (and nothing allocated) in a graph that never answers one.
+    /// Written once, under `lock`; freed with the graph, which readers hold.
+    private let keptArraysWord: UnsafeAtomic<UnsafeMutableRawPointer?>
+    /// The two words above, alone on a cache line that every lookup reads: the second is
+    /// written once.
+    private struct Words {
+        var generation: UnsafeAtomic<Int>.Storage
+        var keptArrays: UnsafeAtomic<UnsafeMutableRawPointer?>.Storage
+    }
+    private let words = CacheLine.allocate(Words(generation: .init(0), keptArrays: .init(nil)))
     /// The observer and configuration this graph sets for itself.
     let settings: GraphSettings
     /// What keeps a graph made by `Context.isolated()` alive (weak: it owns the graph).
@@ -74,12 +84,25 @@ final class GraphEngine: @unchecked Sendable {
         self.parent = parent
         self.isChild = isChild
         self.defaults = defaults
-        publishedGeneration = UnsafeAtomic(at: generationStorage)
+        let raw = UnsafeMutableRawPointer(words)
+        publishedGeneration = UnsafeAtomic(
+            at: (raw + MemoryLayout<Words>.offset(of: \.generation)!).assumingMemoryBound(to: UnsafeAtomic<Int>.Storage.self))
+        keptArraysWord = UnsafeAtomic(
+            at: (raw + MemoryLayout<Words>.offset(of: \.keptArrays)!).assumingMemoryBound(
+                to: UnsafeAtomic<UnsafeMutableRawPointer?>.Storage.self))
     }
 
     deinit {
         for record in active { record.container.removeListener(owner: self) }
-        CacheLine.deallocate(generationStorage)
+        // No reader holds the graph any more, so none reaches its kept arrays.
+        if let arrays = keptArraysWord.load(ordering: .acquiring) { Unmanaged<ElementArrays>.fromOpaque(arrays).release() }
+        CacheLine.deallocate(words)
+    }
+
+    /// The arrays of singletons kept for the current index, nil until one is kept.
+    @inline(__always)
+    var keptArrays: ElementArrays? {
+        keptArraysWord.load(ordering: .acquiring).map { Unmanaged<ElementArrays>.fromOpaque($0).takeUnretainedValue() }
     }
 
     // MARK: Snapshot
@@ -250,19 +273,28 @@ final class GraphEngine: @unchecked Sendable {
     }
 
     /// Keeps `box`, the array a request for elements of the type `id` answered from
-    /// `snapshot`, while `snapshot` is the current index (see `ElementArrays`).
+    /// `snapshot`, when `snapshot` is the current index and lookups read it (no change is
+    /// pending: an overlay's parent or an invalidated container may have retired entries
+    /// it lists). See `ElementArrays`.
     func keep(_ box: AnyObject, ofElement id: ObjectIdentifier, in snapshot: IndexSnapshot) {
         lock.withLock {
-            if current === snapshot { snapshot.elementArrays.keep(box, ofElement: id) }
+            guard current === snapshot, publishedGeneration.load(ordering: .relaxed) == snapshot.generation else { return }
+            let arrays: ElementArrays
+            if let kept = keptArrays {
+                arrays = kept
+            } else {
+                arrays = ElementArrays()
+                keptArraysWord.store(Unmanaged.passRetained(arrays).toOpaque(), ordering: .releasing)
+            }
+            arrays.keep(box, ofElement: id)
         }
     }
 
-    /// Unpublishes the arrays the current index keeps, whose singletons' entries leave (or
-    /// may have left) the graph, for the caller to retire through the hazard domain once it
-    /// drops `lock`; the index keeps none from now on (see `ElementArrays`). Caller holds
-    /// `lock`.
+    /// Unpublishes the arrays kept for the current index, whose singletons' entries leave
+    /// (or may have left) the graph, for the caller to retire through the hazard domain once
+    /// it drops `lock` (see `ElementArrays`). Caller holds `lock`.
     func unpublishKeptArrays(into unpublished: inout [Unmanaged<AnyObject>]) {
-        current.elementArrays.clear(into: &unpublished)
+        keptArrays?.clear(into: &unpublished)
     }
 
     func notifyChange() {
