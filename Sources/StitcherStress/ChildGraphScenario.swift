@@ -6,7 +6,7 @@ extension Scenarios {
     /// `Provider` values read after (or while) their graph ends.
     static let children = Scenario(
         name: "children",
-        summary: "child graphs made and ended by 2 threads while 3 resolve their own, their parent's and deferred instances"
+        summary: "child graphs made and ended by 2 threads while 3 resolve their own, their parent's, arrays and deferred instances"
     ) { runner in
         let census = Census()
         DependencyGraph.activate(
@@ -42,6 +42,10 @@ extension Scenarios {
                 try parents.check("the app's singleton through a child", tags: 1...1)
                 let shared: Svc = try session.inject(byName: "app-shared")
                 try shared.check("the app's shared instance through a child", tags: 2...2)
+                // An array of singletons, kept by the child graph (`ElementArrays`).
+                for svc in try session.run({ try DependencyGraph.inject() as [Svc] }) {
+                    try svc.check("an element of [Svc] through a child", tags: 1...20)
+                }
                 let provider: Provider<Svc> = try session.inject(byName: "session-transient")
                 try provider().check("a provider's transient", tags: 11...11)
                 let lazy: Lazy<Svc> = try session.inject(byName: "session")
