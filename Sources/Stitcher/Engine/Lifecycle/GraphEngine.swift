@@ -100,9 +100,16 @@ final class GraphEngine: @unchecked Sendable {
     }
 
     /// The arrays of singletons kept for the current index, nil until one is kept.
-    @inline(__always)
     var keptArrays: ElementArrays? {
         keptArraysWord.load(ordering: .acquiring).map { Unmanaged<ElementArrays>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The array of singletons kept for elements of the type `id`, retained (see
+    /// `ElementArrays`); the table is read without counting a reference to it.
+    @inline(__always)
+    func keptArray(ofElement id: ObjectIdentifier, _ hazard: HazardCell) -> AnyObject? {
+        guard let arrays = keptArraysWord.load(ordering: .acquiring) else { return nil }
+        return Unmanaged<ElementArrays>.fromOpaque(arrays)._withUnsafeGuaranteedRef { $0.array(ofElement: id, hazard) }
     }
 
     // MARK: Snapshot

@@ -147,7 +147,7 @@ extension GraphEngine {
     /// the current index, retained, when it keeps one (see `ElementArrays`).
     @inline(__always)
     func keptElements(ofElement id: ObjectIdentifier, _ state: ThreadState) -> AnyObject? {
-        withCurrentSnapshot(state) { _ in keptArrays?.array(ofElement: id, state.hazard) }
+        withCurrentSnapshot(state) { _ in keptArray(ofElement: id, state.hazard) }
     }
 
     /// Runs `body` with the thread's cached snapshot when it is current, without touching
