@@ -82,8 +82,7 @@ struct GraphSandbox {
         graph.settings.observer = nil
         var unpublished: [Unmanaged<AnyObject>] = []
         graph.lock.withLock { graph.unpublishKeptArrays(into: &unpublished) }
-        runtime.hazards.retire(unpublished)
-        GraphEngine.retire(entries)
+        GraphEngine.retire(entries, with: unpublished)
     }
 
     /// Whether verification builds `node`: not when it takes parameters.

@@ -152,7 +152,7 @@ final class GraphEngine: @unchecked Sendable {
         /// Entries that left the graph: their instances are released now, whichever threads
         /// still cache a snapshot that holds the entries themselves.
         var retiring: [IndexEntry] = []
-        /// The arrays a replaced snapshot kept (`ElementArrays`), unpublished: retired
+        /// The arrays kept for the replaced index (`ElementArrays`), unpublished: retired
         /// through the hazard domain with the entries.
         var unpublished: [Unmanaged<AnyObject>] = []
     }
@@ -176,17 +176,17 @@ final class GraphEngine: @unchecked Sendable {
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         withExtendedLifetime(previous) {}
-        runtime.hazards.retire(leftovers.unpublished)
-        Self.retire(leftovers.retiring)
+        Self.retire(leftovers.retiring, with: leftovers.unpublished)
         leftovers.garbage.removeAll()
         return result
     }
 
-    /// Detaches and releases the instances of entries that left the graph: one barrier for
-    /// all the instances that lock-free readers may be following.
-    static func retire(_ entries: [IndexEntry]) {
-        if entries.isEmpty { return }
-        var unpublished: [Unmanaged<AnyObject>] = []
+    /// Detaches and releases the instances of entries that left the graph, with `unpublished`
+    /// (kept arrays a change unpublished): one barrier for all the objects that lock-free
+    /// readers may be following.
+    static func retire(_ entries: [IndexEntry], with unpublished: [Unmanaged<AnyObject>] = []) {
+        var unpublished = unpublished
+        if entries.isEmpty, unpublished.isEmpty { return }
         var released: [Any] = []
         for entry in entries { entry.retire(unpublished: &unpublished, released: &released) }
         runtime.hazards.retire(unpublished)

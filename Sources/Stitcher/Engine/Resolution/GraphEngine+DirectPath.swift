@@ -113,12 +113,17 @@ extension GraphEngine {
             // Held: a factory that changes the graph may replace the thread's snapshot, whose
             // entries the lookups hold unretained.
             let snapshot = unretained
+            // Whether every answer is a published instance, which the array can be kept for.
+            var published = true
+            var answers = 0
             func answer(_ lookup: DirectLookup) throws {
                 // Registrations taking parameters answer injections with parameters only.
                 guard lookup.kind != .parameterized else { return }
                 guard let object = try object(for: lookup, as: id, .none, state) else {
                     preconditionFailure("a direct lookup without parameters always answers")
                 }
+                published = published && lookup.kind.isPublished
+                answers += 1
                 body(object)
             }
             switch snapshot.elementLookups(ofType: id) {
@@ -128,17 +133,12 @@ extension GraphEngine {
                 guard lookup.kind != .none else { return false }
                 reserve(1)
                 try withExtendedLifetime(snapshot) { try answer(lookup) }
-                if lookup.kind.isPublished { keep(answered(), ofElement: id, in: snapshot) }
             case .many(let lookups)?:
                 guard !lookups.contains(where: { $0.kind == .none }) else { return false }
                 reserve(lookups.count)
                 try withExtendedLifetime(snapshot) { try lookups.forEach(answer) }
-                if lookups.allSatisfy({ $0.kind.isPublished || $0.kind == .parameterized }),
-                    lookups.contains(where: { $0.kind.isPublished })
-                {
-                    keep(answered(), ofElement: id, in: snapshot)
-                }
             }
+            if published, answers > 0 { keep(answered(), ofElement: id, in: snapshot) }
             return true
         } ?? false
     }
