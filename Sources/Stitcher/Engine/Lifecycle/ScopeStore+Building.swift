@@ -139,19 +139,30 @@ extension ScopeStore: BuildSite {
             lock.unlock()
             return false
         }
-        slots[index].builder = nil
-        if let instance {
+        // The slot written in place, through one uniqueness check of the array (each
+        // `slots[index].field = …` made its own).
+        let newest = newestTeardown
+        slots.withUnsafeMutableBufferPointer { slots in
+            slots[index].builder = nil
+            guard let instance else { return }
             slots[index].instance = instance
-            builtCount += 1
             if let teardown {
                 slots[index].teardown = (teardown, record)
-                slots[index].olderTeardown = newestTeardown
-                newestTeardown = index
+                slots[index].olderTeardown = newest
             }
         }
+        if instance != nil {
+            builtCount += 1
+            if teardown != nil { newestTeardown = index }
+        }
         lock.broadcast()
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        if !asyncWaiters.isEmpty { swap(&waiters, &asyncWaiters) }
+        if asyncWaiters.isEmpty {
+            // Most builds: no suspended injection, and no array made to take them out.
+            lock.unlock()
+            return true
+        }
+        let waiters = asyncWaiters
+        asyncWaiters = []
         lock.unlock()
         for waiter in waiters { waiter.resume() }
         return true
