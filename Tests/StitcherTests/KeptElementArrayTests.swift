@@ -76,8 +76,9 @@ struct KeptElementArrayTests {
         let cached = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let ended = DispatchSemaphore(value: 0)
-        // Handed over through a lock: a semaphore signalled before its wait hands over
-        // nothing ThreadSanitizer can see (libdispatch's fast path is not instrumented).
+        // Handed over through a lock: when the thread has signalled before the wait, the
+        // continuation below is resumed before the test's task suspends, and
+        // ThreadSanitizer sees nothing that orders the thread's write before the read.
         let kept = Protected(0)
         Thread.detachNewThread {
             context.run {
