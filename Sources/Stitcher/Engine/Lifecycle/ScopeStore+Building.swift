@@ -141,19 +141,16 @@ extension ScopeStore: BuildSite {
         }
         // The slot written in place, through one uniqueness check of the array (each
         // `slots[index].field = …` made its own).
-        let newest = newestTeardown
         slots.withUnsafeMutableBufferPointer { slots in
             slots[index].builder = nil
             guard let instance else { return }
             slots[index].instance = instance
+            builtCount += 1
             if let teardown {
                 slots[index].teardown = (teardown, record)
-                slots[index].olderTeardown = newest
+                slots[index].olderTeardown = newestTeardown
+                newestTeardown = index
             }
-        }
-        if instance != nil {
-            builtCount += 1
-            if teardown != nil { newestTeardown = index }
         }
         lock.broadcast()
         if asyncWaiters.isEmpty {
