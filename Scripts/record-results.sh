@@ -16,7 +16,8 @@ model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || tru
 runs="${1:-3}"
 out=Benchmarks/Results/results.tsv
 profile=Benchmarks/.build/release/Profile
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Benchmarks/Sources || echo ' with local changes')"
+# The DocC catalog is left out: the Performance article is rendered from this file.
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources ':(exclude)Sources/*/*.docc' Benchmarks/Sources || echo ' with local changes')"
 {
     echo "# Stitcher's benchmark results, written by Scripts/record-results.sh; rendered by Scripts/render-results.swift."
     printf '# date\t%s\n' "$(date -u +%Y-%m-%d)"

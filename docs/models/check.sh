@@ -14,10 +14,10 @@ check() {
     local errors
     errors=$(./pan -m100000 | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
     if [[ $expected == pass && $errors != 0 ]] || [[ $expected == fail && $errors == 0 ]]; then
-        echo "$model ${*:-(as designed)}: expected to $expected, found $errors errors" >&2
+        echo "$model ${*:-(no variant)}: expected to $expected, found $errors errors" >&2
         exit 1
     fi
-    echo "$model ${*:-(as designed)}: as expected, $expected ($errors errors)"
+    echo "$model ${*:-(no variant)}: as expected, $expected ($errors errors)"
     rm -f ./*.trail
 }
 # The hazard-cell read against retirement (docs/Reclamation.md).
