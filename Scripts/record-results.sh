@@ -17,7 +17,7 @@ runs="${1:-3}"
 out=Benchmarks/Results/results.tsv
 profile=Benchmarks/.build/release/Profile
 # The DocC catalog is left out: the Performance article is rendered from this file.
-commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources ':(exclude)Sources/*/*.docc' Benchmarks/Sources || echo ' with local changes')"
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources ':(exclude)Sources/*.docc/*' Benchmarks/Sources || echo ' with local changes')"
 {
     echo "# Stitcher's benchmark results, written by Scripts/record-results.sh; rendered by Scripts/render-results.swift."
     printf '# date\t%s\n' "$(date -u +%Y-%m-%d)"
