@@ -63,6 +63,28 @@ struct ScopeBindingTests {
         #expect(requests[0].body !== requests[1].body, "the second request's scope is its own")
     }
 
+    @Test func eachResolutionReadsTheScopeOfItsOwnRequest() async throws {
+        // A resolution reads its task's scope once (nested injections reuse it); the next
+        // request's resolution, on the same task and thread, must read its own. The earlier
+        // requests' contexts keep their scopes allocated, so that a new scope cannot take an
+        // old one's address.
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { try SessionsSeen() }.scope(.instance)
+            })
+        var contexts: [DependencyGraph.Context] = []
+        for _ in 0..<5 {
+            let (body, seen, context) = try await DependencyGraph.withScope {
+                await Task.yield()
+                let body: Session = try DependencyGraph.inject()
+                return (body, try DependencyGraph.inject() as SessionsSeen, DependencyGraph.currentContext)
+            }
+            contexts.append(context)
+            #expect(seen.before === body && seen.after === body)
+        }
+    }
+
     @Test func aSynchronousScopeEndsOnItsThreadWithItsBody() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Session() }.scope(.scoped) })
         try DependencyGraph.withScope { _ = try DependencyGraph.inject() as Session }

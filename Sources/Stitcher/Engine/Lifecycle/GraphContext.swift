@@ -34,7 +34,9 @@ enum GraphContext {
     @inline(__always)
     static func scope(on state: ThreadState?) -> ScopeStore? {
         if let binding = state?.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
-        return taskScopesWereBound ? taskScopes.get() : nil
+        guard taskScopesWereBound else { return nil }
+        guard let state, !state.frames.isEmpty else { return taskScopes.get() }
+        return state.taskScopeDuringResolution { taskScopes.get() }
     }
 
     @inline(__always)

@@ -43,14 +43,35 @@ extension ScopeStore: BuildSite {
         return instance
     }
 
+    /// What a first look at the slot of a registration without parameters found.
+    enum FirstLook {
+        /// The instance, built already.
+        case built(AnyObject)
+        /// The slot, claimed by the resolution asking (`chain`): it builds the instance and
+        /// completes the claim (`finish(_:for:make:)`).
+        case claimed((index: Int, sharedWithTasks: Bool), chain: ResolutionChain)
+        /// Anything else (a build in progress or failed, the scope ended, or a resolution
+        /// that may not claim here): the full path (`instance(of:…)`) decides.
+        case unsettled
+    }
+
     /// The instance the scope keeps of `entry`, a registration without parameters, when it
-    /// is built already; nil otherwise (not built, being built, or the scope has ended).
+    /// is built already; otherwise, when the slot is new and `chain` names the resolution
+    /// asking (nil: it may not claim here), the claim of it. One lock for both: most
+    /// `.scoped` injections either find their instance or are the first to ask for it.
+    ///
+    /// `chain` runs under the lock, only when the slot is new.
     @inline(__always)
-    func builtInstance(of entry: IndexEntry) -> AnyObject? {
+    func builtInstance(of entry: IndexEntry, claimingFor chain: () -> ResolutionChain?) -> FirstLook {
         lock.lock()
         defer { lock.unlock() }
-        guard !isClosed, let index = position(of: entry, nil) else { return nil }
-        return slots[index].instance
+        if isClosed { return .unsettled }
+        if let index = position(of: entry, nil) {
+            if let instance = slots[index].instance { return .built(instance) }
+            return .unsettled
+        }
+        guard let chain = chain() else { return .unsettled }
+        return .claimed((claimNewSlot(entry, nil, by: chain), isSharedWithTasks), chain: chain)
     }
 
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by

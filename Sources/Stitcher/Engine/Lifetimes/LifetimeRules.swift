@@ -16,6 +16,16 @@ protocol LifetimeRules {
     /// Whether an instance is built in, and kept by, the innermost open dependency scope.
     static var needsOpenScope: Bool { get }
 
+    /// Whether instances outlive the injection that built them (derived: see the extension).
+    /// Requirements, not only extension members, so that asking through `rules` calls each
+    /// type's own answer, a constant, instead of generic code that asks two more witnesses
+    /// (every nested `.scoped` injection asks, in its captive-dependency check).
+    static var storesInstances: Bool { get }
+
+    /// Whether an instance kept by the graph would keep a `.scoped` instance it depends on
+    /// past the end of its scope (derived: see the extension).
+    static var outlivesScopes: Bool { get }
+
     /// The scope `record` was declared with, for errors, events and reports.
     static func declaredScope(of record: RegistrationRecord) -> DependencyScope
 

@@ -67,19 +67,57 @@ extension GraphEngine {
 
     /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
     ///
-    /// A built one (most injections of a request's dependencies) is read first: nothing in
-    /// progress to check, no path to share, and no reference to the entry counted (nor its
+    /// A registration without parameters (most) takes one lock to read a built instance
+    /// (most injections of a request's dependencies) or, when no cycle can lead to it, to
+    /// claim its new slot: no path to share, and no reference to the entry counted (nor its
     /// registration read: the caller says whether it takes parameters, which the direct
-    /// path knows from its lookup). The entry is held for a build, whose factory may replace
-    /// the snapshot it came from; the caller keeps it alive until then.
+    /// path knows from its lookup). Anything else takes the full path (`buildScoped`). The
+    /// entry is held for a build, whose factory may replace the snapshot it came from; the
+    /// caller keeps it alive until then.
     @inline(__always)
     func scopedInstance(
         of entry: Unmanaged<IndexEntry>, takesParameters: Bool, in scope: ScopeStore, _ arguments: InjectionArguments,
         _ state: ThreadState
     ) throws -> AnyObject {
-        let built = entry._withUnsafeGuaranteedRef { takesParameters ? nil : scope.builtInstance(of: $0) }
-        if let built { return built }
+        if !takesParameters {
+            let look = entry._withUnsafeGuaranteedRef { unretained in
+                scope.builtInstance(of: unretained, claimingFor: { chainIfNoCycle(to: unretained, state) })
+            }
+            switch look {
+            case .built(let instance): return instance
+            case .claimed(let claim, let chain):
+                return try buildClaimed(entry.takeUnretainedValue(), claim, by: chain, in: scope, arguments, state)
+            case .unsettled: break
+            }
+        }
         return try buildScoped(entry.takeUnretainedValue(), in: scope, arguments, state)
+    }
+
+    /// The chain of the resolution asking for `entry`, a registration without parameters,
+    /// when no cycle can lead to it: `checkCycle`'s quick answer (no frame of the same
+    /// identity, no path inherited from a task), which is what the full path checks before
+    /// it claims; nil when that answer is not quick.
+    @inline(__always)
+    private func chainIfNoCycle(to entry: IndexEntry, _ state: ThreadState) -> ResolutionChain? {
+        if state.frames.isEmpty { return inheritedPathCount == 0 ? state.newChain() : nil }
+        guard !state.frames.contains(identityHash: entry.record.identityHash), state.inherited == nil else { return nil }
+        return state.currentChain
+    }
+
+    /// Builds the instance of `entry` (without parameters) whose slot in `scope` this
+    /// resolution claimed in `scopedInstance` (no cycle leads to it, and no path is
+    /// inherited), and keeps it there.
+    @inline(never)
+    private func buildClaimed(
+        _ entry: IndexEntry, _ claim: (index: Int, sharedWithTasks: Bool), by chain: ResolutionChain, in scope: ScopeStore,
+        _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject {
+        let request = ScopeStore.BuildRequest(entry: .passUnretained(entry), key: nil)
+        let instance = try scope.finish(claim, for: request) { claim in
+            try makeScoped(entry, arguments, nil, state, inherited: nil, chain: chain, sharedWithTasks: claim.sharedWithTasks)
+        }
+        guard let instance else { throw scopeEnded(entry, state) }
+        return instance
     }
 
     /// Builds the instance `scope` keeps of `entry` for `arguments`, unless another
@@ -94,12 +132,21 @@ extension GraphEngine {
             path: { self.path(to: entry, state) },
             ended: { self.scopeEnded(entry, state) },
             make: { sharedWithTasks in
-                // Tasks the factory starts cannot see a scope bound to this thread only: no
-                // path to share with them.
-                sharedWithTasks
-                    ? try instantiateSharingPath(entry, arguments, key ?? .empty, state, inherited: inherited, chain: chain)
-                    : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+                try makeScoped(entry, arguments, key, state, inherited: inherited, chain: chain, sharedWithTasks: sharedWithTasks)
             })
+    }
+
+    /// Runs the factory of `entry` for a scope's slot this resolution claimed.
+    @inline(__always)
+    private func makeScoped(
+        _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey?, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain, sharedWithTasks: Bool
+    ) throws -> AnyObject {
+        // Tasks the factory starts cannot see a scope bound to this thread only: no path to
+        // share with them.
+        sharedWithTasks
+            ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain)
+            : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
     }
 
     /// What finding or building a stored instance of `entry` (kept by its entry or by a
@@ -127,7 +174,7 @@ extension GraphEngine {
     /// its factory starts, so that a cycle through them is reported instead of waiting for
     /// this very build.
     private func instantiateSharingPath(
-        _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey, _ state: ThreadState,
+        _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain
     ) throws -> AnyObject {
         let step = InheritedResolution.Step(entry, arguments: key)

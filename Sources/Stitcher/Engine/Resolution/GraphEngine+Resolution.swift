@@ -199,7 +199,7 @@ extension GraphEngine {
     }
 
     func frameStep(_ frame: ResolutionFrame) -> InheritedResolution.Step {
-        InheritedResolution.Step(frame.entry, arguments: frame.arguments?.key ?? .empty)
+        InheritedResolution.Step(frame.entry, arguments: frame.arguments?.key)
     }
 
     /// The cycle error for reaching `entry` again.

@@ -12,7 +12,7 @@ extension GraphEngine {
     func servingScope(for entry: IndexEntry, _ state: ThreadState?) throws -> ScopeStore {
         // Nothing in progress and no path inherited (the usual outermost injection): no holder.
         if state?.frames.isEmpty != true || inheritedPathCount != 0, let holder = captiveHolder(state) {
-            throw scopeError(.captiveDependency(holder: holder.context, holderScope: holder.scope), entry, state)
+            throw scopeError(.captiveDependency(holder: holder.locator.context, holderScope: holder.scope.description), entry, state)
         }
         let scope = if let state { GraphContext.scope(on: state) } else { GraphContext.scope }
         guard let scope else { throw scopeError(.noScopeOpen, entry, state) }
@@ -25,9 +25,11 @@ extension GraphEngine {
         scopeError(.scopeEnded, entry, state)
     }
 
-    /// The nearest instantiation in progress that is not `.instance`, when it outlives scopes:
-    /// a `.scoped` one in between makes the request legitimate.
-    private func captiveHolder(_ state: ThreadState?) -> (context: InjectionError.DependencyContext, scope: String)? {
+    /// The registration of the nearest instantiation in progress that is not `.instance`,
+    /// when it outlives scopes: a `.scoped` one in between makes the request legitimate.
+    /// (A registration, not its description: every nested `.scoped` injection asks, and
+    /// almost every answer is nil.)
+    private func captiveHolder(_ state: ThreadState?) -> RegistrationRecord? {
         // Innermost first: this thread's frames, then the path inherited from the task. The
         // first instantiation that is not `.instance` decides. (Decided from the frames'
         // copies of the lifetimes: following each frame to its registration would count
@@ -36,19 +38,13 @@ extension GraphEngine {
             var index = frames.count - 1
             while index >= 0 {
                 let lifetime = frames[index].lifetime
-                if lifetime.storesInstances { return lifetime.outlivesScopes ? Self.holder(frames[index].entry.record) : nil }
+                if lifetime.storesInstances { return lifetime.outlivesScopes ? frames[index].entry.record : nil }
                 index -= 1
             }
         }
         let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
         guard let step = inherited?.current.last(where: { $0.record.lifetime.storesInstances }) else { return nil }
-        return Self.holder(step.record)
-    }
-
-    /// `record`, the nearest instantiation that keeps its instance, as the holder of a
-    /// `.scoped` instance when it outlives scopes; nil otherwise.
-    private static func holder(_ record: RegistrationRecord) -> (context: InjectionError.DependencyContext, scope: String)? {
-        record.lifetime.outlivesScopes ? (record.locator.context, record.scope.description) : nil
+        return step.record.lifetime.outlivesScopes ? step.record : nil
     }
 
     func scopeError(

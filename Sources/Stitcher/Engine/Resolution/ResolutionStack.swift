@@ -56,14 +56,16 @@ final class InheritedResolution: @unchecked Sendable {
         /// from it only when asked: a step is made for every stored instance built, and
         /// naming a type costs far more than the build itself.
         let record: RegistrationRecord
-        let arguments: ArgumentKey
+        /// The parameter values; nil for a registration that takes none (most: no key to
+        /// copy or release on every build).
+        let arguments: ArgumentKey?
 
-        /// The step of building `entry` with parameter values `arguments`.
-        init(_ entry: IndexEntry, arguments: ArgumentKey) {
+        /// The step of building `entry` with parameter values `arguments` (nil: none).
+        init(_ entry: IndexEntry, arguments: ArgumentKey?) {
             owner = entry.owner
             identityHash = entry.record.identityHash
             record = entry.record
-            self.arguments = arguments
+            self.arguments = entry.record.takesParameters ? arguments : nil
         }
 
         var context: InjectionError.DependencyContext { record.locator.context }
@@ -80,12 +82,14 @@ final class InheritedResolution: @unchecked Sendable {
     /// The resolution the path belongs to; changed only by `reuse(chain:_:)`, and let go
     /// by `releaseChain()` while nothing else holds the path.
     var chain: ResolutionChain { _chain! }
-    private var _chain: ResolutionChain?
+    // Both guarded: `_chain` changes only while no other thread can reach the path, `steps`
+    // under `lock` (so exclusivity is not checked at run time).
+    @exclusivity(unchecked) private var _chain: ResolutionChain?
     /// One of the path locks, chosen by address (a lock of its own would cost three
     /// allocations for every outermost build of a stored instance); not an entry's striped
     /// lock, which may be held while the path is read. Nothing else is locked under it.
     private var lock: ProcessLifetimeLock { runtime.pathLock(for: self) }
-    private var steps: [Step]
+    @exclusivity(unchecked) private var steps: [Step]
 
     init(steps: [Step], chain: ResolutionChain) {
         self.steps = steps
@@ -97,7 +101,9 @@ final class InheritedResolution: @unchecked Sendable {
     /// Unlocked: no other thread can reach it.
     func reuse(chain: ResolutionChain, _ fill: (inout [Step]) -> Void) {
         _chain = chain
-        steps.removeAll(keepingCapacity: true)
+        // One step at a time: `removeAll(keepingCapacity:)` replaces a subrange generically,
+        // which costs more than the build's few steps.
+        while !steps.isEmpty { steps.removeLast() }
         fill(&steps)
     }
 

@@ -49,6 +49,9 @@ final class ThreadState {
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
     /// The identity of this thread's outermost resolution, made when first needed.
     @exclusivity(unchecked) var chain: ResolutionChain?
+    /// The scope the running task's binding names, read once by the resolution in progress
+    /// (see `taskScopeDuringResolution(_:)`); unretained, as the binding holds it.
+    @exclusivity(unchecked) private var resolutionTaskScope: Unmanaged<ScopeStore>?
     /// The lowest address of this thread's stack (see `StackGuard`).
     let stackLimit = StackGuard.lowestAddress()
     /// The process-wide graph, reachable without the lazy-initialization check of `runtime`,
@@ -120,8 +123,26 @@ final class ThreadState {
     @inline(__always)
     func endResolution() {
         if inherited != nil { inherited = nil }
+        if resolutionTaskScope != nil { resolutionTaskScope = nil }
         if chain != nil { chain = nil }
         if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
+    }
+
+    /// The dependency scope bound to the running task, as `read` tells it, read once for
+    /// the resolution in progress on this thread (the caller checked that one is): a
+    /// request's nested `.scoped` injections would otherwise each read the task-local value.
+    ///
+    /// Why once is enough: a resolution runs synchronously on this thread, in one task, and
+    /// only asynchronous code binds a scope to a task (synchronous code binds it to the
+    /// thread, `scopeBinding`, which the caller reads first); so the task's binding cannot
+    /// change before the resolution ends (`endResolution()` forgets it). The binding holds
+    /// the scope for at least as long, which is why it is kept unretained.
+    @inline(__always)
+    func taskScopeDuringResolution(_ read: () -> ScopeStore?) -> ScopeStore? {
+        if let resolutionTaskScope { return resolutionTaskScope.takeUnretainedValue() }
+        let scope = read()
+        resolutionTaskScope = scope.map(Unmanaged.passUnretained)
+        return scope
     }
 
     /// The chain of the current outermost resolution, made on first use.

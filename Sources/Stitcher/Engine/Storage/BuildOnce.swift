@@ -72,6 +72,14 @@ extension BuildSite {
             }
         }
         lock.unlock()
+        return try finish(claim, for: request, make: make)
+    }
+
+    /// Runs the build this resolution claimed, outside the lock, and completes it: keeps
+    /// the instance, or empties the claim when `make` throws (and rethrows); nil when the
+    /// site can no longer keep the instance.
+    @inline(__always)
+    func finish(_ claim: Claim, for request: Request, make: (Claim) throws -> AnyObject) throws -> AnyObject? {
         let instance: AnyObject
         do {
             instance = try make(claim)
