@@ -11,7 +11,7 @@ struct Scenario: Sendable {
 
 /// The scenarios that reproduce the crashes the reclamation design prevents (docs/Reclamation.md).
 enum Scenarios {
-    static let all: [Scenario] = [hazard, overrides, managedReset, releaseInstances, idleChain, storm, children, decorations]
+    static let all: [Scenario] = [hazard, overrides, managedReset, releaseInstances, idleChain, storm, children, decorations, scopes]
 
     /// Overriding containers activated and deactivated while other threads inject.
     static let overrides = Scenario(

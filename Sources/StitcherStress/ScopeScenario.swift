@@ -1,0 +1,154 @@
+import Atomics
+import Foundation
+import Stitcher
+
+/// A `.scoped` probe that counts its teardowns: each instance must be torn down exactly once.
+final class TornDown: Probe, TeardownAware, @unchecked Sendable {
+    static let teardowns = ManagedAtomic<Int>(0)
+    func tearDown() { Self.teardowns.wrappingIncrement(ordering: .relaxed) }
+}
+
+/// What one request saw, by registration name: the identities every injection returned.
+private final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var identities: [String: Set<ObjectIdentifier>] = [:]
+
+    func record(_ name: String, _ probe: Probe) {
+        lock.lock()
+        identities[name, default: []].insert(ObjectIdentifier(probe))
+        lock.unlock()
+    }
+
+    /// Throws when one registration gave two instances in the request's scope.
+    func checkOnePerName() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        for (name, seen) in identities where seen.count > 1 {
+            throw StressFailure("\(name): \(seen.count) instances in one scope")
+        }
+    }
+}
+
+extension Scenarios {
+    /// Request scopes, synchronous and bound to tasks, whose `.scoped` instances are claimed,
+    /// built, read and torn down from several threads and tasks at once.
+    static let scopes = Scenario(
+        name: "scopes",
+        summary: "4 threads open request scopes (half bound to tasks, with 4 child tasks and a thread carrying the "
+            + "context) and race for their .scoped instances, nested, failing and torn down"
+    ) { runner in
+        let census = Census()
+        let calls = ManagedAtomic<Int>(0)
+        let builds = ManagedAtomic<Int>(0)
+        TornDown.teardowns.store(0, ordering: .relaxed)
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency(named: "a") { Svc(tag: 1, census: census) }.scope(.scoped)
+                Dependency(named: "b") { () throws -> Svc in
+                    let a: Svc = try DependencyGraph.inject(byName: "a")
+                    try a.check("a, injected by b's factory", tags: 1...1)
+                    return Svc(tag: 2, census: census)
+                }
+                .scope(.scoped)
+                Dependency(named: "c") { () throws -> TornDown in
+                    _ = try DependencyGraph.inject(byName: "b") as Svc
+                    _ = try DependencyGraph.inject(byName: "a") as Svc
+                    builds.wrappingIncrement(ordering: .relaxed)
+                    return TornDown(tag: 3, census: census)
+                }
+                .scope(.scoped)
+                // Fails one call in three: the next injection in the scope builds it.
+                Dependency(named: "flaky") { () throws -> Svc in
+                    if calls.wrappingIncrementThenLoad(ordering: .relaxed) % 3 == 0 { throw StressFailure("flaky") }
+                    return Svc(tag: 4, census: census)
+                }
+                .scope(.scoped)
+                // Opens a scope of its own: the instance of "a" it sees is not the request's.
+                Dependency(named: "nested") { () throws -> Svc in
+                    let outer: Svc = try DependencyGraph.inject(byName: "a")
+                    let inner: Svc = try DependencyGraph.withScope { try DependencyGraph.inject(byName: "a") }
+                    if inner === outer { throw StressFailure("a nested scope served its enclosing scope's instance") }
+                    return Svc(tag: 5, census: census)
+                }
+                .scope(.scoped)
+                // Transient: its nested injections read the request's scope through the
+                // resolution in progress.
+                Dependency(named: "user") { () throws -> Svc in
+                    _ = try DependencyGraph.inject(byName: "c") as TornDown
+                    return Svc(tag: 6, census: census)
+                }
+                .scope(.instance)
+            })
+        let names = ["a", "b", "c", "flaky", "nested", "user"]
+        /// One injection by name, checked and recorded (transients are not recorded).
+        @Sendable func inject(_ name: String, _ seen: Seen) throws {
+            let probe: Probe
+            do {
+                probe = name == "c" ? try DependencyGraph.inject(byName: name) as TornDown : try DependencyGraph.inject(byName: name) as Svc
+            } catch {
+                if name == "flaky" { return }  // the flaky factory's failure: the next injection builds it
+                throw StressFailure("\(name): \(error)")
+            }
+            try probe.check("scoped \(name)", tags: 1...6)
+            if name != "user" { seen.record(name, probe) }
+        }
+        let step: Runner.Step = { random in
+            let seen = Seen()
+            let order = names.shuffled(using: &random)
+            if Bool.random(using: &random) {
+                try DependencyGraph.withScope {
+                    for name in order { try inject(name, seen) }
+                    try inject(order[0], seen)
+                }
+            } else {
+                let seeds = (0..<5).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
+                let failure = Protected<(any Error)?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    defer { done.signal() }
+                    do {
+                        try await DependencyGraph.withScope {
+                            await Task.yield()
+                            let context = DependencyGraph.currentContext
+                            let thread = DispatchSemaphore(value: 0)
+                            Thread.detachNewThread {
+                                defer { thread.signal() }
+                                var random = SeededGenerator(seed: seeds[4])
+                                do {
+                                    try context.run { for name in names.shuffled(using: &random) { try inject(name, seen) } }
+                                } catch {
+                                    failure.withLock { $0 = error }
+                                }
+                            }
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                for child in 0..<4 {
+                                    group.addTask {
+                                        var random = SeededGenerator(seed: seeds[child])
+                                        for name in names.shuffled(using: &random) { try inject(name, seen) }
+                                    }
+                                }
+                                try await group.waitForAll()
+                            }
+                            // The thread ends before the scope does: its instances are the scope's.
+                            await withCheckedContinuation { continuation in
+                                DispatchQueue.global().async {
+                                    thread.wait()
+                                    continuation.resume()
+                                }
+                            }
+                        }
+                    } catch {
+                        failure.withLock { $0 = error }
+                    }
+                }
+                done.wait()
+                if let error = failure.withLock({ $0 }) { throw error }
+            }
+            try seen.checkOnePerName()
+        }
+        var outcome = runner.run(Array(repeating: ("scopes", step), count: 4))
+        let (built, tornDown) = (builds.load(ordering: .relaxed), TornDown.teardowns.load(ordering: .relaxed))
+        if built != tornDown { outcome.failures.append("\(built) instances of c built, \(tornDown) torn down") }
+        return released(census, outcome)
+    }
+}
