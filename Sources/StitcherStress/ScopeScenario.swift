@@ -84,7 +84,13 @@ extension Scenarios {
         @Sendable func inject(_ name: String, _ seen: Seen) throws {
             let probe: Probe
             do {
-                probe = name == "c" ? try DependencyGraph.inject(byName: name) as TornDown : try DependencyGraph.inject(byName: name) as Svc
+                if name == "c" {
+                    let torn: TornDown = try DependencyGraph.inject(byName: name)
+                    probe = torn
+                } else {
+                    let svc: Svc = try DependencyGraph.inject(byName: name)
+                    probe = svc
+                }
             } catch {
                 if name == "flaky" { return }  // the flaky factory's failure: the next injection builds it
                 throw StressFailure("\(name): \(error)")

@@ -177,17 +177,17 @@ extension GraphEngine {
         _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain
     ) throws -> AnyObject {
-        let step = InheritedResolution.Step(entry, arguments: key)
         if let shared = state.shared {
-            shared.append(step)
+            shared.append(InheritedResolution.Step(entry, arguments: key))
             defer { shared.removeLast() }
             return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
         }
-        // Usually neither an inherited path nor frames: one step.
+        // Usually neither an inherited path nor frames: one step, made in place (a step made
+        // before and copied in cost a copy of its key and a reference count more).
         let shared = state.newSharedPath(chain: chain) { steps in
             if let inherited { steps += inherited.current }
             state.frames.forEach { steps.append(frameStep($0)) }
-            steps.append(step)
+            steps.append(InheritedResolution.Step(entry, arguments: key))
         }
         state.shared = shared
         addInheritedPaths(1)
