@@ -29,6 +29,12 @@ private final class Seen: @unchecked Sendable {
     }
 }
 
+/// The instance registered under `name` in the scenario's graph.
+private func scopedProbe(_ name: String) throws -> Probe {
+    if name == "c" { return try DependencyGraph.inject(byName: name) as TornDown }
+    return try DependencyGraph.inject(byName: name) as Svc
+}
+
 extension Scenarios {
     /// Request scopes, synchronous and bound to tasks, whose `.scoped` instances are claimed,
     /// built, read and torn down from several threads and tasks at once.
@@ -81,16 +87,10 @@ extension Scenarios {
             })
         let names = ["a", "b", "c", "flaky", "nested", "user"]
         /// One injection by name, checked and recorded (transients are not recorded).
-        @Sendable func inject(_ name: String, _ seen: Seen) throws {
+        @Sendable func injectChecked(_ name: String, _ seen: Seen) throws {
             let probe: Probe
             do {
-                if name == "c" {
-                    let torn: TornDown = try DependencyGraph.inject(byName: name)
-                    probe = torn
-                } else {
-                    let svc: Svc = try DependencyGraph.inject(byName: name)
-                    probe = svc
-                }
+                probe = try scopedProbe(name)
             } catch {
                 if name == "flaky" { return }  // the flaky factory's failure: the next injection builds it
                 throw StressFailure("\(name): \(error)")
@@ -103,8 +103,8 @@ extension Scenarios {
             let order = names.shuffled(using: &random)
             if Bool.random(using: &random) {
                 try DependencyGraph.withScope {
-                    for name in order { try inject(name, seen) }
-                    try inject(order[0], seen)
+                    for name in order { try injectChecked(name, seen) }
+                    try injectChecked(order[0], seen)
                 }
             } else {
                 let seeds = (0..<5).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
@@ -121,7 +121,7 @@ extension Scenarios {
                                 defer { thread.signal() }
                                 var random = SeededGenerator(seed: seeds[4])
                                 do {
-                                    try context.run { for name in names.shuffled(using: &random) { try inject(name, seen) } }
+                                    try context.run { for name in names.shuffled(using: &random) { try injectChecked(name, seen) } }
                                 } catch {
                                     failure.withLock { $0 = error }
                                 }
@@ -130,7 +130,7 @@ extension Scenarios {
                                 for child in 0..<4 {
                                     group.addTask {
                                         var random = SeededGenerator(seed: seeds[child])
-                                        for name in names.shuffled(using: &random) { try inject(name, seen) }
+                                        for name in names.shuffled(using: &random) { try injectChecked(name, seen) }
                                     }
                                 }
                                 try await group.waitForAll()
