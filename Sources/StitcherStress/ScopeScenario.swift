@@ -29,10 +29,21 @@ private final class Seen: @unchecked Sendable {
     }
 }
 
-/// The instance registered under `name` in the scenario's graph.
-private func scopedProbe(_ name: String) throws -> Probe {
-    if name == "c" { return try DependencyGraph.inject(byName: name) as TornDown }
-    return try DependencyGraph.inject(byName: name) as Svc
+/// One injection by name in the scenario's graph, checked and recorded in `seen` (transients
+/// are not recorded). The flaky factory's failure is an answer: the next injection builds it.
+private func injectChecked(_ name: String, _ seen: Seen) throws {
+    let found = Result { () throws -> Probe in
+        if name == "c" { return try DependencyGraph.inject(byName: name) as TornDown }
+        return try DependencyGraph.inject(byName: name) as Svc
+    }
+    let probe: Probe
+    switch found {
+    case .success(let injected): probe = injected
+    case .failure where name == "flaky": return
+    case .failure(let error): throw StressFailure("\(name): \(error)")
+    }
+    try probe.check("scoped \(name)", tags: 1...6)
+    if name != "user" { seen.record(name, probe) }
 }
 
 extension Scenarios {
@@ -86,18 +97,6 @@ extension Scenarios {
                 .scope(.instance)
             })
         let names = ["a", "b", "c", "flaky", "nested", "user"]
-        /// One injection by name, checked and recorded (transients are not recorded).
-        @Sendable func injectChecked(_ name: String, _ seen: Seen) throws {
-            let probe: Probe
-            do {
-                probe = try scopedProbe(name)
-            } catch {
-                if name == "flaky" { return }  // the flaky factory's failure: the next injection builds it
-                throw StressFailure("\(name): \(error)")
-            }
-            try probe.check("scoped \(name)", tags: 1...6)
-            if name != "user" { seen.record(name, probe) }
-        }
         let step: Runner.Step = { random in
             let seen = Seen()
             let order = names.shuffled(using: &random)
