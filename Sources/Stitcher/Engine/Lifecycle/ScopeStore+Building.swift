@@ -3,11 +3,13 @@
 /// the lock; the others wait, blocked or suspended, and a wait that would close a loop
 /// across threads is reported as a cycle.
 extension ScopeStore: BuildSite {
-    /// What a claim found: the instance, or the slot this resolution now builds.
+    /// What a claim found: the instance, the slot this resolution now builds (as `chain`),
+    /// the build to wait for, or a slot free to claim by a resolution that may not.
     private enum SlotClaim {
         case built(AnyObject)
-        case claimed(Int)
+        case claimed(Int, by: ResolutionChain)
         case wait(for: ResolutionChain)
+        case notClaimed
     }
 
     /// A slot of the scope: a registration's entry (held by the caller for the call) and
@@ -56,22 +58,20 @@ extension ScopeStore: BuildSite {
     }
 
     /// The instance the scope keeps of `entry`, a registration without parameters, when it
-    /// is built already; otherwise, when the slot is new and `chain` names the resolution
+    /// is built already; otherwise, when the slot is free and `chain` names the resolution
     /// asking (nil: it may not claim here), the claim of it. One lock for both: most
     /// `.scoped` injections either find their instance or are the first to ask for it.
     ///
-    /// `chain` runs under the lock, only when the slot is new.
+    /// `chain` runs under the lock, only when the slot is free.
     @inline(__always)
     func builtInstance(of entry: IndexEntry, claimingFor chain: () -> ResolutionChain?) -> FirstLook {
         lock.lock()
         defer { lock.unlock() }
-        if isClosed { return .unsettled }
-        if let index = position(of: entry, nil) {
-            if let instance = slots[index].instance { return .built(instance) }
-            return .unsettled
+        switch claim(entry, nil, chain) {
+        case .built(let instance): return .built(instance)
+        case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: chain)
+        case nil, .wait, .notClaimed: return .unsettled
         }
-        guard let chain = chain() else { return .unsettled }
-        return .claimed((claimNewSlot(entry, nil, by: chain), isSharedWithTasks), chain: chain)
     }
 
     /// `instance(of:…)` for asynchronous factories: waits for a build in progress by
@@ -95,11 +95,12 @@ extension ScopeStore: BuildSite {
         for request: BuildRequest, awaited: inout Void?, chain: ResolutionChain
     ) -> BuildStep<(index: Int, sharedWithTasks: Bool), Void> {
         request.entry._withUnsafeGuaranteedRef { entry in
-            switch claim(entry, request.key, chain) {
+            switch claim(entry, request.key, { chain }) {
             case nil: .answer(nil)
             case .built(let instance): .answer(instance)
-            case .claimed(let index): .build((index, isSharedWithTasks))
+            case .claimed(let index, _): .build((index, isSharedWithTasks))
             case .wait(let builder): .wait((), builder: builder)
+            case .notClaimed: preconditionFailure("a resolution that names its chain claims a free slot")
             }
         }
     }
@@ -125,16 +126,22 @@ extension ScopeStore: BuildSite {
         }
     }
 
-    /// Finds the instance, claims the slot, or names the build to wait for; nil once the
-    /// scope has ended. The caller holds the lock.
-    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: ResolutionChain) -> SlotClaim? {
+    /// Finds the instance, claims a free slot for `chain` (the resolution asking, asked only
+    /// then; nil: it may not claim), or names the build to wait for; nil once the scope has
+    /// ended. The caller holds the lock.
+    @inline(__always)
+    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: () -> ResolutionChain?) -> SlotClaim? {
         if isClosed { return nil }
-        guard let index = position(of: entry, key) else { return .claimed(claimNewSlot(entry, key, by: chain)) }
-        if let instance = slots[index].instance { return .built(instance) }
-        if let builder = slots[index].builder { return .wait(for: builder) }
-        // A build that failed left the slot empty: try again.
+        let index = position(of: entry, key)
+        if let index {
+            if let instance = slots[index].instance { return .built(instance) }
+            if let builder = slots[index].builder { return .wait(for: builder) }
+        }
+        // A new slot, or one a failed build left empty: claimed again.
+        guard let chain = chain() else { return .notClaimed }
+        guard let index else { return .claimed(claimNewSlot(entry, key, by: chain), by: chain) }
         slots[index].builder = chain
-        return .claimed(index)
+        return .claimed(index, by: chain)
     }
 
     /// Keeps a new instance in slot `index`; when the scope ended while it was built, the

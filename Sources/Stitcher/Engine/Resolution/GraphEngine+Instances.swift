@@ -94,25 +94,23 @@ extension GraphEngine {
     }
 
     /// The chain of the resolution asking for `entry`, a registration without parameters,
-    /// when no cycle can lead to it: `checkCycle`'s quick answer (no frame of the same
-    /// identity, no path inherited from a task), which is what the full path checks before
-    /// it claims; nil when that answer is not quick.
+    /// when `checkCycle`'s quick answer rules a cycle out (what the full path checks before
+    /// it claims); nil otherwise. An outermost resolution it lets through inherits no path.
     @inline(__always)
     private func chainIfNoCycle(to entry: IndexEntry, _ state: ThreadState) -> ResolutionChain? {
-        if state.frames.isEmpty { return inheritedPathCount == 0 ? state.newChain() : nil }
-        guard !state.frames.contains(identityHash: entry.record.identityHash), state.inherited == nil else { return nil }
-        return state.currentChain
+        cycleIsRuledOut(entry, state) ? resolutionChain(inherited: nil, state) : nil
     }
 
     /// Builds the instance of `entry` (without parameters) whose slot in `scope` this
-    /// resolution claimed in `scopedInstance` (no cycle leads to it, and no path is
-    /// inherited), and keeps it there.
+    /// resolution claimed in `scopedInstance` (no cycle leads to it), and keeps it there.
     @inline(never)
     private func buildClaimed(
         _ entry: IndexEntry, _ claim: (index: Int, sharedWithTasks: Bool), by chain: ResolutionChain, in scope: ScopeStore,
         _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
         let request = ScopeStore.BuildRequest(entry: .passUnretained(entry), key: nil)
+        // Nothing inherited to pass: an outermost resolution the quick answer lets through
+        // inherits no path, and a nested one's is bound to the thread already.
         let instance = try scope.finish(claim, for: request) { claim in
             try makeScoped(entry, arguments, nil, state, inherited: nil, chain: chain, sharedWithTasks: claim.sharedWithTasks)
         }
@@ -166,8 +164,7 @@ extension GraphEngine {
             key = parameters
         }
         let inherited = inheritedResolution(state)
-        let chain = state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
-        return (key, inherited, chain)
+        return (key, inherited, resolutionChain(inherited: inherited, state))
     }
 
     /// Instantiates a stored instance with the resolution path shared with the child tasks

@@ -153,15 +153,26 @@ extension GraphEngine {
     /// inherit, costs a loop over a few integers; anything else takes the outlined check.
     @inline(__always)
     func checkCycle(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws {
-        if state.frames.isEmpty {
-            // An outermost resolution: a cycle only through a path inherited from a task.
-            if inheritedPathCount == 0 { return }
-        } else if !state.frames.contains(identityHash: entry.record.identityHash),
-            state.inherited == nil || state.inherited === state.shared
-        {
-            return
-        }
+        if cycleIsRuledOut(entry, state) { return }
         try checkCycleAlongPath(entry, arguments, state)
+    }
+
+    /// `checkCycle`'s quick answer: true when no cycle can lead to `entry` (no frame of the
+    /// same identity hash, and no path inherited from a task); false when the path must be
+    /// checked.
+    @inline(__always)
+    func cycleIsRuledOut(_ entry: IndexEntry, _ state: ThreadState) -> Bool {
+        // An outermost resolution: a cycle only through a path inherited from a task.
+        if state.frames.isEmpty { return inheritedPathCount == 0 }
+        return !state.frames.contains(identityHash: entry.record.identityHash)
+            && (state.inherited == nil || state.inherited === state.shared)
+    }
+
+    /// The identity of the resolution asking: an outermost one's (the inherited path's, or a
+    /// new one), or the one in progress on this thread.
+    @inline(__always)
+    func resolutionChain(inherited: InheritedResolution?, _ state: ThreadState) -> ResolutionChain {
+        state.frames.isEmpty ? (inherited?.chain ?? state.newChain()) : state.currentChain
     }
 
     /// `checkCycle(_:_:_:)` when the quick answer does not settle it.
