@@ -25,7 +25,7 @@ commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources ':(exclu
     printf '# toolchain\t%s\n' "$(swift --version 2>/dev/null | head -1)"
     printf '# references\t%s\n' "Swinject $(version swinject), swift-dependencies $(version swift-dependencies)"
     printf '# commit\t%s\n' "$commit"
-    printf '# method\t%s\n' "Release build; each table in a process of its own (Profile ratios, Profile shapes, Profile server-request), $runs runs of each, one after the other. A row times its workload and its hand-written baseline (and Swinject and swift-dependencies where they do the same work) in alternating bursts of about a millisecond, 61 rounds (activation: 15; the server request: 40), and keeps the medians; the ratio is the median of the per-round ratios."
+    printf '# method\t%s\n' "Release build; each table in a process of its own (Profile ratios, Profile shapes, Profile server-request, Profile memory), $runs runs of each, one after the other. A row times its workload and its hand-written baseline (and Swinject and swift-dependencies where they do the same work) in alternating bursts of about a millisecond, 61 rounds (activation: 15; the server request: 40), and keeps the medians; the ratio is the median of the per-round ratios."
     printf 'table\trow\trun\tbaseline\tstitcher\tratio\tswinject_factor\tswift_dependencies_factor\n'
 } > "$out"
 # Profile prints Markdown rows (name | baseline | Stitcher | ratio× | Swinject | ÷ | swift-dependencies | ÷),
@@ -43,9 +43,21 @@ rows() { # TABLE RUN
 server_row() { # RUN
     sed -nE 's/^(11b server request) \(async scope, autowired\): by hand ([0-9.]+) ns, Stitcher ([0-9.]+) ns, ratio ([0-9.]+)×.*, ([0-9.]+)× Stitcher.s$/server\t\1: an asynchronous scope, 3 scoped, an autowired service, teardown (made by hand, bound to the task)\t'"$1"'\t\2\t\3\t\4\t\t\5/p'
 }
+# Heap bytes per registration (`Profile memory`: glibc's mallinfo2 before and after 100,000
+# registrations), each Stitcher form against the dictionary of closures it replaces.
+memory_rows() { # RUN
+    "$profile" memory | sed -nE 's/^(.*): ([0-9]+) B per registration on the heap.*/\1\t\2/p' | awk -F'\t' -v run="$1" '
+        $1 == "[String: closure]" { plain = $2 }
+        $1 == "capturing [String: closure]" { capturing = $2 }
+        function out(name, base, bytes) { printf "memory\t%s\t%s\t%s\t%s\t%.2f\t\t\n", name, run, base, bytes, bytes / base }
+        $1 ~ /^Stitcher, workload 7/ { out("7 a named registration, empty graph (`[String: closure]`), B", plain, $2) }
+        $1 ~ /^Stitcher, capturing factories \(empty/ { out("7 a registration whose factory captures a value, empty graph (capturing `[String: closure]`), B", capturing, $2) }
+        $1 ~ /^Stitcher, capturing factories \(process-wide/ { out("7 the same beside another container (capturing `[String: closure]`), B", capturing, $2) }'
+}
 for run in $(seq 1 "$runs"); do
     "$profile" ratios | rows ratios "$run" >> "$out"
     "$profile" shapes | rows shapes "$run" >> "$out"
     "$profile" server-request | server_row "$run" >> "$out"
+    memory_rows "$run" >> "$out"
 done
 swift Scripts/render-results.swift

@@ -82,9 +82,11 @@ func comparison(_ values: [Double], note: String = "") -> String {
     return note.isEmpty ? text : "\(text) (\(note))"
 }
 
-/// The median time of Stitcher's side: milliseconds for activation rows, else ns or µs.
+/// The median of Stitcher's side: bytes for memory rows, milliseconds for activation rows,
+/// else ns or µs.
 func time(_ row: Row) -> String {
     let value = median(row.stitcher)
+    if row.name.hasSuffix(", B") { return "\(number(value, 0)) B" }
     if row.name.contains(", ms") { return "\(number(value, 0)) ms" }
     return value >= 1000 ? "\(number(value / 1000, 1)) µs" : "\(number(value, 0)) ns"
 }
@@ -128,6 +130,10 @@ func readmeTable() -> [String] {
             "the same objects made by hand", "`withDependencies` over objects made by hand"
         ),
         ("ratios", "7 activate", "activating 100,000 named registrations", "filling a dictionary", ""),
+        (
+            "memory", "7 a registration whose factory captures", "the memory of a registration whose factory captures a value",
+            "a dictionary of such closures", ""
+        ),
     ]
     var lines = [
         "| Workload | Stitcher | ÷ hand-written code | Swinject | swift-dependencies |",
@@ -149,7 +155,7 @@ func fullTable(_ table: String) -> [String] {
         "| - | - | - | - | - | - |",
     ]
     for measured in rows where measured.table == table {
-        let unit = measured.name.contains(", ms") ? "ms" : "ns"
+        let unit = measured.name.hasSuffix(", B") ? "B" : measured.name.contains(", ms") ? "ms" : "ns"
         let base = "\(number(median(measured.baseline), 0)) \(unit)"
         lines.append(
             "| \(measured.name) | \(time(measured)) | \(base) | \(range(measured.ratio))× | "
@@ -174,6 +180,7 @@ let renderings: [String: [String]] = [
     "ratios": fullTable("ratios"),
     "shapes": fullTable("shapes"),
     "server": fullTable("server"),
+    "memory": fullTable("memory"),
     "method": method(),
 ]
 
