@@ -82,13 +82,19 @@ func comparison(_ values: [Double], note: String = "") -> String {
     return note.isEmpty ? text : "\(text) (\(note))"
 }
 
-/// The median of Stitcher's side: bytes for memory rows, milliseconds for activation rows,
-/// else ns or µs.
+/// The unit a row's figures are in, which its name tells: bytes for memory rows, milliseconds
+/// for activation rows, else nanoseconds.
+func unit(of row: Row) -> String {
+    if row.name.hasSuffix(", B") { return "B" }
+    return row.name.contains(", ms") ? "ms" : "ns"
+}
+
+/// The median of Stitcher's side, in its row's unit; nanoseconds from 1,000 up as µs.
 func time(_ row: Row) -> String {
     let value = median(row.stitcher)
-    if row.name.hasSuffix(", B") { return "\(number(value, 0)) B" }
-    if row.name.contains(", ms") { return "\(number(value, 0)) ms" }
-    return value >= 1000 ? "\(number(value / 1000, 1)) µs" : "\(number(value, 0)) ns"
+    let unit = unit(of: row)
+    if unit == "ns", value >= 1000 { return "\(number(value / 1000, 1)) µs" }
+    return "\(number(value, 0)) \(unit)"
 }
 
 // MARK: The tables
@@ -155,8 +161,7 @@ func fullTable(_ table: String) -> [String] {
         "| - | - | - | - | - | - |",
     ]
     for measured in rows where measured.table == table {
-        let unit = measured.name.hasSuffix(", B") ? "B" : measured.name.contains(", ms") ? "ms" : "ns"
-        let base = "\(number(median(measured.baseline), 0)) \(unit)"
+        let base = "\(number(median(measured.baseline), 0)) \(unit(of: measured))"
         lines.append(
             "| \(measured.name) | \(time(measured)) | \(base) | \(range(measured.ratio))× | "
                 + "\(measured.swinject.isEmpty ? "—" : factor(measured.swinject) + "×") | "
