@@ -171,7 +171,7 @@ struct IndexTables {
     private static func hasIdentity(of entry: IndexEntry, _ other: IndexEntry) -> Bool {
         let record = entry.record
         let candidate = other.record
-        return candidate.identityHash == record.identityHash && candidate.parameterTypes == record.parameterTypes
+        return candidate.identityHash == record.identityHash && candidate.takesSameParameters(as: record)
     }
 
     /// The type table: built from the lists when the tables were built from nothing; the

@@ -67,7 +67,7 @@ final class ActiveContainer: @unchecked Sendable {
         self.entries = entries
         // Alone in its graph, this container is never asked which identities it registers
         // until a managed scope is reset or another container is activated.
-        self.identities = graph.hasActive(besides: self) ? IdentityTable(entries) : nil
+        self.identities = graph.hasActive(besides: self) ? IdentityTable(distinct: entries) : nil
         self.receipts = receipts
     }
 
@@ -85,7 +85,7 @@ final class ActiveContainer: @unchecked Sendable {
     /// `identities`, made now if needed.
     private func identityTable() -> IdentityTable {
         if let identities { return identities }
-        let table = IdentityTable(entries)
+        let table = IdentityTable(distinct: entries)
         identities = table
         return table
     }

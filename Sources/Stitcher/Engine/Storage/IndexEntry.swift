@@ -53,7 +53,7 @@ final class IndexEntry: @unchecked Sendable {
     /// A number no other entry of the process has, ever: what a dependency scope's slot
     /// names its entry by without holding it (an address can be reused once an entry is
     /// released; a count written by every build would be a line every core fights for).
-    let serial = ThreadState.current.nextEntrySerial()
+    let serial = ThreadState.nextEntrySerial()
 
     enum Stored {
         case strong(AnyObject)
@@ -266,6 +266,9 @@ final class IndexEntry: @unchecked Sendable {
 
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
+        // Nothing was ever stored (most entries, after a container's activation): no lock.
+        // A build storing meanwhile is pruned at the next change, as one that ends later is.
+        guard stateBits != 0 || shared.load(ordering: .acquiring) != nil else { return }
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
             if let state = state(creating: false) {
                 state.stored.keep { stored in

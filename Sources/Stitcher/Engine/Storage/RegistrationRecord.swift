@@ -227,6 +227,15 @@ final class RegistrationRecord: @unchecked Sendable {
     /// What the registration is identified by (see `RegistrationIdentity`).
     var identity: RegistrationIdentity { RegistrationIdentity(locator: locator, parameters: parameterTypes) }
 
+    /// Whether `other` takes the same parameter types, in order: read from the flags when
+    /// neither takes any (most registrations), so that indexing a registration that replaces
+    /// another makes no lists to compare.
+    @inline(__always)
+    func takesSameParameters(as other: RegistrationRecord) -> Bool {
+        if !takesParameters && !other.takesParameters { return true }
+        return parameterTypes == other.parameterTypes
+    }
+
     /// Whether an injection with `arguments` matches the parameters this registration takes.
     @inline(__always)
     func accepts(_ arguments: InjectionArguments) -> Bool {
@@ -238,7 +247,7 @@ final class RegistrationRecord: @unchecked Sendable {
     func declaresSameDependency(as other: RegistrationRecord) -> Bool {
         self === other
             || (origin == other.origin && producedType == other.producedType && locator == other.locator
-                && hasSameScope(as: other) && eagerness == other.eagerness && parameterTypes == other.parameterTypes)
+                && hasSameScope(as: other) && eagerness == other.eagerness && takesSameParameters(as: other))
     }
 
     /// Whether `other` comes from the same line of a builder, whatever its captured values.
