@@ -38,6 +38,30 @@ private final class Service: Sendable { init() {} }
         }
     }
 
+    /// A container's entries, one of each identity, are filed without comparing records
+    /// (`init(distinct:)`): each is found at its position, and nothing else is found.
+    @Test func theEntriesOfAContainerAreEachFoundAtTheirPosition() {
+        let owner = ObjectIdentifier(Service.self)
+        var records = (0..<2_000).map { record(Dependency { Service() }.named("service-\($0)")) }
+        records.append(record(Dependency { Service() }))
+        records.append(record(Dependency { (value: Int) in Service() }))
+        records.append(record(Dependency { (value: Int, label: String) in Service() }.named("service-0")))
+        let entries = records.map { IndexEntry(record: $0, owner: owner) }
+        let table = IdentityTable(distinct: entries)
+        #expect(table.count == entries.count)
+        for position in entries.indices where table.position(of: records[position], recordAt: { entries[$0].record }) != position {
+            Issue.record("\(records[position].locator) not found at its position")
+        }
+        let absent = [
+            record(Dependency { Service() }.named("service-2000")),
+            record(Dependency { (label: String) in Service() }),
+            record(Dependency { (value: Int) in Service() }.named("service-1")),
+        ]
+        for record in absent {
+            #expect(table.position(of: record) { entries[$0].record } == nil, "\(record.locator) is not in the table")
+        }
+    }
+
     @Test func typesAndTheirAliasesAreOneIdentity() {
         let byType = record(Dependency { Service() })
         let withAlias = record(Dependency(conformingTo: AnyObject.self) { Service() })

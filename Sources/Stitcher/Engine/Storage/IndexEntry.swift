@@ -264,11 +264,17 @@ final class IndexEntry: @unchecked Sendable {
         hazard.strongObject(inBoxPublishedIn: address(ofWord: Self.sharedWord))
     }
 
+    /// Whether the entry may hold something to prune: a state, or a shared instance's weak
+    /// reference. Read without the lock: two loads, no object followed.
+    var mayStoreInstances: Bool {
+        stateBits != 0 || shared.load(ordering: .acquiring) != nil
+    }
+
     /// Drops weak references whose instances were released.
     func pruneReleasedInstances() {
         // Nothing was ever stored (most entries, after a container's activation): no lock.
         // A build storing meanwhile is pruned at the next change, as one that ends later is.
-        guard stateBits != 0 || shared.load(ordering: .acquiring) != nil else { return }
+        guard mayStoreInstances else { return }
         let replaced: Unmanaged<AnyObject>? = lock.withLock {
             if let state = state(creating: false) {
                 state.stored.keep { stored in
