@@ -51,8 +51,9 @@ extension GraphEngine {
             let lookup = snapshot.directLookup(ofType: id)
             // The record's flag is read here, so that a class's transient pays no call.
             if lookup.isTransient, arguments.isEmpty, let entry = lookup.entry,
-                entry._withUnsafeGuaranteedRef({ $0.record.writesValues }),
-                try writeTransientValue(entry, state, into: destination, as: id)
+                try entry._withUnsafeGuaranteedRef({
+                    try $0.record.writesValues && writeTransientValue($0, state, into: destination, as: id)
+                })
             {
                 return destination
             }
@@ -212,23 +213,22 @@ extension GraphEngine {
     /// `.transientView`), into an existential made from a verified template, when the
     /// runtime keeps the value in the existential's buffer (so the template's size is
     /// `destination`'s: it was learnt from a cast to the type `id`).
+    ///
+    /// `entry` is passed unretained from the lookup (the caller's snapshot holds it).
     @inline(never)
     private func writeTransientValue(
-        _ unretained: Unmanaged<IndexEntry>, _ state: ThreadState, into destination: UnsafeMutableRawPointer,
-        as id: ObjectIdentifier
+        _ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer, as id: ObjectIdentifier
     ) throws -> Bool {
-        try unretained._withUnsafeGuaranteedRef { entry in
-            let record = entry.record
-            guard record.writesValues, !mayBeObserved else { return false }
-            if record.producedType.id != id {
-                guard record.writesInlineValues,
-                    ExistentialTemplates.presentValue(of: record.producedType.id, as: id, into: destination)
-                else { return false }
-            }
-            // As for a boxed transient, the frame keeps the snapshot, and so the entry, alive.
-            try writeTransient(entry, state, into: destination)
-            return true
+        let record = entry.record
+        guard !mayBeObserved else { return false }
+        if record.producedType.id != id {
+            guard record.writesInlineValues,
+                ExistentialTemplates.presentValue(of: record.producedType.id, as: id, into: destination)
+            else { return false }
         }
+        // As for a boxed transient, the frame keeps the snapshot, and so the entry, alive.
+        try writeTransient(entry, state, into: destination)
+        return true
     }
 
     /// The instance of a `.scoped` registration without parameters in the innermost scope
