@@ -33,9 +33,18 @@ enum GraphContext {
     /// `scope`, for a caller that holds the calling thread's state (nil when it has none).
     @inline(__always)
     static func scope(on state: ThreadState?) -> ScopeStore? {
-        if let binding = state?.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
+        guard let state else { return taskScopesWereBound ? taskScopes.get() : nil }
+        return scope(on: state)
+    }
+
+    /// `scope`, for a caller that holds the calling thread's state. Not through the
+    /// optional form: wrapping the state in an optional counted two references to it on
+    /// every `.scoped` injection.
+    @inline(__always)
+    static func scope(on state: ThreadState) -> ScopeStore? {
+        if let binding = state.scopeBinding, binding.task == stitcher_current_task() { return binding.scope?.takeUnretainedValue() }
         guard taskScopesWereBound else { return nil }
-        guard let state, !state.frames.isEmpty else { return taskScopes.get() }
+        guard !state.frames.isEmpty else { return taskScopes.get() }
         return state.taskScopeDuringResolution { taskScopes.get() }
     }
 
@@ -89,7 +98,7 @@ enum GraphContext {
     static func run<R>(scope: ScopeStore?, _ body: () throws -> R) rethrows -> R {
         let state = ThreadState.current
         let enclosing = state.scopeBinding
-        state.scopeBinding = ThreadState.ScopeBinding(scope: scope, task: stitcher_current_task())
+        state.scopeBinding = ThreadState.ScopeBinding(scope: scope.map(Unmanaged.passUnretained), task: stitcher_current_task())
         defer { state.scopeBinding = enclosing }
         return try body()
     }

@@ -10,13 +10,29 @@ extension GraphEngine {
     ///   (directly or through `.instance` dependencies), or when no scope is open.
     @inline(__always)
     func servingScope(for entry: IndexEntry, _ state: ThreadState?) throws -> ScopeStore {
-        // Nothing in progress and no path inherited (the usual outermost injection): no holder.
-        if state?.frames.isEmpty != true || inheritedPathCount != 0, let holder = captiveHolder(state) {
-            throw scopeError(.captiveDependency(holder: holder.locator.context, holderScope: holder.scope.description), entry, state)
-        }
-        let scope = if let state { GraphContext.scope(on: state) } else { GraphContext.scope }
-        guard let scope else { throw scopeError(.noScopeOpen, entry, state) }
+        if let state { return try servingScope(for: entry, state) }
+        if inheritedPathCount != 0, let holder = captiveHolder(nil) { throw captive(holder, entry, nil) }
+        guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, nil) }
         return scope
+    }
+
+    /// `servingScope(for:_:)` on the calling thread's state, which synchronous lookups hold:
+    /// not wrapped in an optional, which counted two references to it on every `.scoped`
+    /// injection.
+    @inline(__always)
+    func servingScope(for entry: IndexEntry, _ state: ThreadState) throws -> ScopeStore {
+        // Nothing in progress and no path inherited (the usual outermost injection): no holder.
+        if !state.frames.isEmpty || inheritedPathCount != 0, let holder = captiveHolder(state) {
+            throw captive(holder, entry, state)
+        }
+        guard let scope = GraphContext.scope(on: state) else { throw scopeError(.noScopeOpen, entry, state) }
+        return scope
+    }
+
+    /// The error for a dependency that outlives scopes (`holder`) asking for a `.scoped` one.
+    @inline(never)
+    private func captive(_ holder: RegistrationRecord, _ entry: IndexEntry, _ state: ThreadState?) -> DependencyScopeError {
+        scopeError(.captiveDependency(holder: holder.locator.context, holderScope: holder.scope.description), entry, state)
     }
 
     /// The error for a `.scoped` instance built after its scope ended.

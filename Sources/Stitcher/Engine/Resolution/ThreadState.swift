@@ -115,7 +115,10 @@ final class ThreadState {
 
     /// A scope bound on a thread by a synchronous region of `task` (nil outside any task).
     struct ScopeBinding {
-        let scope: ScopeStore?
+        /// Unretained: `GraphContext.run(scope:_:)`, which binds it, holds the scope until it
+        /// restores the enclosing binding, and only this thread reads it. (Held strongly,
+        /// every `.scoped` injection counted a reference to it and released it.)
+        let scope: Unmanaged<ScopeStore>?
         let task: UnsafeMutableRawPointer?
     }
 
