@@ -42,10 +42,19 @@ enum GraphContext {
     /// every `.scoped` injection.
     @inline(__always)
     static func scope(on state: ThreadState) -> ScopeStore? {
-        if let binding = state.scopeBinding, binding.task == stitcher_current_task() { return binding.scope?.takeUnretainedValue() }
+        unretainedScope(on: state)?.takeUnretainedValue()
+    }
+
+    /// `scope(on:)` without counting a reference to the scope, for a caller that uses it
+    /// before it returns: the binding that names it holds it until then, whether the
+    /// thread's (`run(scope:_:)`, see `ThreadState.ScopeBinding`) or the task's (a task-local
+    /// value, bound around the synchronous code that reads it).
+    @inline(__always)
+    static func unretainedScope(on state: ThreadState) -> Unmanaged<ScopeStore>? {
+        if let binding = state.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
         guard taskScopesWereBound else { return nil }
-        guard !state.frames.isEmpty else { return taskScopes.get() }
-        return state.taskScopeDuringResolution { taskScopes.get() }
+        guard !state.frames.isEmpty else { return taskScopes.get().map(Unmanaged.passUnretained) }
+        return state.taskScopeDuringResolution { taskScopes.get() }.map(Unmanaged.passUnretained)
     }
 
     @inline(__always)

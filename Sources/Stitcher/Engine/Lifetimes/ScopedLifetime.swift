@@ -13,9 +13,10 @@ enum ScopedLifetime: LifetimeRules {
     ) throws -> AnyObject {
         // `scopedInstance` holds the entry for a build.
         try entry._withUnsafeGuaranteedRef { unretained in
-            try graph.scopedInstance(
-                of: entry, takesParameters: unretained.record.takesParameters,
-                in: graph.servingScope(for: unretained, state), arguments, state)
+            try graph.servingScope(for: unretained, state)._withUnsafeGuaranteedRef { scope in
+                try graph.scopedInstance(
+                    of: entry, takesParameters: unretained.record.takesParameters, in: scope, arguments, state)
+            }
         }
     }
 

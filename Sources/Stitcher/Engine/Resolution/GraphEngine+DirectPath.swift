@@ -237,7 +237,9 @@ extension GraphEngine {
     @inline(never)
     private func scopedObject(_ unretained: Unmanaged<IndexEntry>, _ state: ThreadState) throws -> AnyObject {
         try unretained._withUnsafeGuaranteedRef { entry in
-            try scopedInstance(of: unretained, takesParameters: false, in: servingScope(for: entry, state), .none, state)
+            try servingScope(for: entry, state)._withUnsafeGuaranteedRef { scope in
+                try scopedInstance(of: unretained, takesParameters: false, in: scope, .none, state)
+            }
         }
     }
 

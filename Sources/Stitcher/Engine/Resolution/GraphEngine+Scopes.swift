@@ -10,22 +10,23 @@ extension GraphEngine {
     ///   (directly or through `.instance` dependencies), or when no scope is open.
     @inline(__always)
     func servingScope(for entry: IndexEntry, _ state: ThreadState?) throws -> ScopeStore {
-        if let state { return try servingScope(for: entry, state) }
+        if let state { return try servingScope(for: entry, state).takeUnretainedValue() }
         if inheritedPathCount != 0, let holder = captiveHolder(nil) { throw captive(holder, entry, nil) }
         guard let scope = GraphContext.scope else { throw scopeError(.noScopeOpen, entry, nil) }
         return scope
     }
 
-    /// `servingScope(for:_:)` on the calling thread's state, which synchronous lookups hold:
-    /// not wrapped in an optional, which counted two references to it on every `.scoped`
-    /// injection.
+    /// `servingScope(for:_:)` for a synchronous lookup, which holds the calling thread's
+    /// state: the state not wrapped in an optional, and the scope not retained
+    /// (`GraphContext.unretainedScope(on:)`: its binding holds it until the lookup
+    /// returns). Either counted references on every `.scoped` injection.
     @inline(__always)
-    func servingScope(for entry: IndexEntry, _ state: ThreadState) throws -> ScopeStore {
+    func servingScope(for entry: IndexEntry, _ state: ThreadState) throws -> Unmanaged<ScopeStore> {
         // Nothing in progress and no path inherited (the usual outermost injection): no holder.
         if !state.frames.isEmpty || inheritedPathCount != 0, let holder = captiveHolder(state) {
             throw captive(holder, entry, state)
         }
-        guard let scope = GraphContext.scope(on: state) else { throw scopeError(.noScopeOpen, entry, state) }
+        guard let scope = GraphContext.unretainedScope(on: state) else { throw scopeError(.noScopeOpen, entry, state) }
         return scope
     }
 
