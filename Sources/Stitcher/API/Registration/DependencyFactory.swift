@@ -42,28 +42,28 @@ public enum DependencyFactory {
             isMainActor: Bool = false, declaredDependencies: [TypeKey] = [],
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
-            alwaysAware = isPostInstantiationAware(T.self)
-            originCode = origin.code
-            originContext = origin.context
-            extras = RegistrationExtras.of(
-                parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue, makeAsync: makeAsync,
-                isMainActor: isMainActor, declaredDependencies: declaredDependencies
-            )
-            self.storesObjects = storesObjects
-            self.make = make
+            self.init(
+                origin: origin, storesObjects: storesObjects,
+                extras: RegistrationExtras.of(
+                    parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue,
+                    makeAsync: makeAsync, isMainActor: isMainActor, declaredDependencies: declaredDependencies),
+                make: make)
         }
 
-        /// A provider of objects made by a factory without parameters, which needs no
-        /// extras: what most registrations are. Its own initializer, so that a registration
-        /// neither computes a signature nor makes and destroys the empty lists the general
-        /// one takes (≈ 100 instructions an activated registration).
+        /// A provider with `extras` as given. A class factory without parameters (most
+        /// registrations) passes nil: it then neither computes a signature nor makes and
+        /// destroys the empty lists the initializer above takes (≈ 100 instructions an
+        /// activated registration).
         @usableFromInline
-        init(objectsFrom origin: ClosureIdentity, make: @escaping (InjectionArguments) throws -> AnyObject) {
+        init(
+            origin: ClosureIdentity, storesObjects: Bool, extras: RegistrationExtras?,
+            make: @escaping (InjectionArguments) throws -> AnyObject
+        ) {
             alwaysAware = isPostInstantiationAware(T.self)
             originCode = origin.code
             originContext = origin.context
-            extras = nil
-            storesObjects = true
+            self.extras = extras
+            self.storesObjects = storesObjects
             self.make = make
         }
 
@@ -104,7 +104,7 @@ public enum DependencyFactory {
         @inlinable
         public init(_ factory: @escaping @Sendable () throws -> T) {
             if T.self is AnyClass {
-                self.init(objectsFrom: codeAddress(of: factory)) { _ in
+                self.init(origin: codeAddress(of: factory), storesObjects: true, extras: nil) { _ in
                     unsafeBitCast(try factory(), to: AnyObject.self)
                 }
             } else {
@@ -182,7 +182,7 @@ public enum DependencyFactory {
                 // Cast the empty tuple once, not on every instantiation.
                 let none = (() as Any) as! (repeat each Parameter)
                 if storesObjects {
-                    self.init(objectsFrom: origin) { _ in
+                    self.init(origin: origin, storesObjects: true, extras: nil) { _ in
                         unsafeBitCast(try factory(repeat each none), to: AnyObject.self)
                     }
                 } else {

@@ -42,7 +42,7 @@ struct IdentityTable: Sendable {
                 assert(self.position(of: entries[position].record) { entries[$0].record } == nil, "one entry per identity")
                 var index = hash & mask
                 while buckets[index] != 0 { index = (index + 1) & mask }
-                buckets[index] = Self.tag(hash) | UInt64(position + 1)
+                buckets[index] = Self.bucket(hash, position)
             }
         }
         count = entries.count
@@ -66,7 +66,7 @@ struct IdentityTable: Sendable {
         // A full table would make probing loop forever.
         precondition(!OpenAddressing.isFull(count: count + 1, buckets: buckets.count), "an IdentityTable holds no more than its capacity")
         precondition(position >= 0 && position < Int(UInt32.max), "positions fit in 32 bits")
-        buckets[index] = Self.tag(hash) | UInt64(position + 1)
+        buckets[index] = Self.bucket(hash, position)
         count += 1
         return nil
     }
@@ -93,6 +93,12 @@ struct IdentityTable: Sendable {
         guard other === record || (other.identityHash == record.identityHash && other.identity == record.identity)
         else { return nil }
         return position
+    }
+
+    /// The bucket of the registration at `position` with the identity hash `hash`.
+    @inline(__always)
+    private static func bucket(_ hash: Int, _ position: Int) -> UInt64 {
+        tag(hash) | UInt64(position + 1)
     }
 
     private static let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000

@@ -203,10 +203,10 @@ extension GraphEngine {
         try makeTransient(entry, nil, state)
     }
 
-    /// Writes a new value of a transient registration without parameters into
-    /// `destination` when its record can (see `RegistrationRecord.writesValues`) and no graph
-    /// has an observer (which is told about an instance; the boxed build tells it); false
-    /// otherwise, before anything is built.
+    /// Writes a new value of a transient registration without parameters, whose record
+    /// writes values (`RegistrationRecord.writesValues`, which the caller checked), into
+    /// `destination` when no graph has an observer (which is told about an instance; the
+    /// boxed build tells it); false otherwise, before anything is built.
     ///
     /// The value is written as is when the registration produces exactly the type `id` asked
     /// for (so `destination` has its size); asked for as a protocol it is presented as (a

@@ -211,14 +211,14 @@ extension GraphEngine {
     /// observer (one added by another thread meanwhile sees the next build).
     @inline(__always)
     func writeTransient(_ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer) throws {
-        // An outermost resolution with no path inherited from a task (most): no cycle can
-        // lead here and there is nothing to bind to the first frame, which is what
-        // `enterTransient` and `enterFrame` would find, without reading the task's path.
-        if state.frames.isEmpty && inheritedPathCount == 0 {
-            return try withFrame(entry, nil, nil, state) { try $0.writeValue(into: destination) }
+        // Outside any resolution (most): no cycle can lead here and there is nothing to
+        // bind to the first frame, which is what `enterTransient` and `enterFrame` would find,
+        // without reading the task's path. Otherwise the inherited path, once bound to the
+        // thread (or already bound), is held by the thread's state for the build.
+        if !state.isOutsideAnyResolution {
+            let inherited = try enterTransient(entry, nil, state)
+            try enterFrame(entry, nil, state, inherited: inherited)
         }
-        let inherited = try enterTransient(entry, nil, state)
-        try enterFrame(entry, nil, state, inherited: inherited)
         try withFrame(entry, nil, nil, state) { try $0.writeValue(into: destination) }
     }
 

@@ -22,8 +22,8 @@ extension GraphEngine {
     /// returns). Either counted references on every `.scoped` injection.
     @inline(__always)
     func servingScope(for entry: IndexEntry, _ state: ThreadState) throws -> Unmanaged<ScopeStore> {
-        // Nothing in progress and no path inherited (the usual outermost injection): no holder.
-        if !state.frames.isEmpty || inheritedPathCount != 0, let holder = captiveHolder(state) {
+        // Outside any resolution (the usual outermost injection): no holder.
+        if !state.isOutsideAnyResolution, let holder = captiveHolder(state) {
             throw captive(holder, entry, state)
         }
         guard let scope = GraphContext.unretainedScope(on: state) else { throw scopeError(.noScopeOpen, entry, state) }

@@ -122,6 +122,13 @@ final class ThreadState {
         let task: UnsafeMutableRawPointer?
     }
 
+    /// Whether a resolution starting here runs outside any other: none in progress on this
+    /// thread, and no path bound for child tasks anywhere in the process (so none this
+    /// thread's task inherited). Such a resolution can be in no cycle, has no path to bind to
+    /// its first frame, and no longer-lived instance can be holding what it builds.
+    @inline(__always)
+    var isOutsideAnyResolution: Bool { frames.isEmpty && inheritedPathCount == 0 }
+
     /// Forgets what the outermost resolution that just ended kept.
     @inline(__always)
     func endResolution() {
