@@ -29,6 +29,21 @@ private final class Seen: @unchecked Sendable {
     }
 }
 
+/// Runs `body` on a new thread in `context` (which shares its scope across threads), and
+/// returns a wait for it that rethrows the thread's error.
+private func onThread(_ context: DependencyGraph.Context, _ body: @escaping @Sendable () throws -> Void) -> () throws -> Void {
+    let failure = Protected<(any Error)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        defer { done.signal() }
+        do { try context.run(body) } catch { failure.withLock { $0 = error } }
+    }
+    return {
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
+
 /// One injection by name in the scenario's graph, checked and recorded in `seen` (transients
 /// are not recorded). The flaky factory's failure is an answer: the next injection builds it.
 private func injectChecked(_ name: String, _ seen: Seen) throws {
@@ -42,7 +57,7 @@ private func injectChecked(_ name: String, _ seen: Seen) throws {
     case .failure where name == "flaky": return
     case .failure(let error): throw StressFailure("\(name): \(error)")
     }
-    try probe.check("scoped \(name)", tags: 1...6)
+    try probe.check("scoped \(name)", tags: 1...7)
     if name != "user" { seen.record(name, probe) }
 }
 
@@ -51,8 +66,9 @@ extension Scenarios {
     /// built, read and torn down from several threads and tasks at once.
     static let scopes = Scenario(
         name: "scopes",
-        summary: "4 threads open request scopes (half bound to tasks, with 4 child tasks and a thread carrying the "
-            + "context) and race for their .scoped instances, nested, failing and torn down"
+        summary: "4 threads open request scopes (a third bound to tasks, with 4 child tasks and a thread carrying the "
+            + "context; a third shared with a thread mid-body; any shared mid-build by a factory) and race for their "
+            + ".scoped instances, nested, failing and torn down"
     ) { runner in
         let census = Census()
         let calls = ManagedAtomic<Int>(0)
@@ -95,14 +111,50 @@ extension Scenarios {
                     return Svc(tag: 6, census: census)
                 }
                 .scope(.instance)
+                // Shares the synchronous scope of its build with another thread (capturing the
+                // context turns its slots over to the lock mid-build), which builds and reads
+                // the scope's other instances while this factory waits for it.
+                Dependency(named: "share") { () throws -> Svc in
+                    let seen = Seen()
+                    let wait = onThread(DependencyGraph.currentContext) {
+                        for name in ["c", "a", "flaky", "b", "user"] { try injectChecked(name, seen) }
+                    }
+                    try wait()
+                    try seen.checkOnePerName()
+                    return Svc(tag: 7, census: census)
+                }
+                .scope(.scoped)
             })
-        let names = ["a", "b", "c", "flaky", "nested", "user"]
+        let names = ["a", "b", "c", "flaky", "nested", "user", "share"]
         let step: Runner.Step = { random in
             let seen = Seen()
             let order = names.shuffled(using: &random)
-            if Bool.random(using: &random) {
+            let kind = Int.random(in: 0..<3, using: &random)
+            if kind == 0 {
+                // Synchronous, reached by its own thread only until "share" (if it comes
+                // first) hands it to another.
                 try DependencyGraph.withScope {
                     for name in order { try injectChecked(name, seen) }
+                    try injectChecked(order[0], seen)
+                }
+            } else if kind == 1 {
+                // Synchronous, shared with a thread at a random point of the body: both race
+                // for the instances from then on (the owner's builds in progress included).
+                let shareAt = Int.random(in: 0...order.count, using: &random)
+                let seed = UInt64.random(in: 0...UInt64.max, using: &random)
+                try DependencyGraph.withScope {
+                    var wait: (() throws -> Void)?
+                    for (position, name) in order.enumerated() {
+                        if position == shareAt {
+                            wait = onThread(DependencyGraph.currentContext) {
+                                var random = SeededGenerator(seed: seed)
+                                for name in names.shuffled(using: &random) { try injectChecked(name, seen) }
+                            }
+                        }
+                        try injectChecked(name, seen)
+                    }
+                    // The thread ends before the scope does: its instances are the scope's.
+                    try wait?()
                     try injectChecked(order[0], seen)
                 }
             } else {

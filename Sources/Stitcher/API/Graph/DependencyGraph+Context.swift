@@ -31,6 +31,17 @@ extension DependencyGraph {
 
         init(graph: GraphEngine, scope: ScopeStore? = nil, lifetime: HeldGraph? = nil) {
             self.graph = graph
+            // A context may be run on any thread: its scope's slots are locked from now on.
+            scope?.markSharedAcrossThreads()
+            self.scope = scope
+            self.lifetime = lifetime
+        }
+
+        /// A context the calling thread uses and lets go, never stored or handed to other
+        /// code (a scope's own body, `withScope`'s enclosing scope): its scope is not shared
+        /// by it.
+        init(graph: GraphEngine, localScope scope: ScopeStore?, lifetime: HeldGraph?) {
+            self.graph = graph
             self.scope = scope
             self.lifetime = lifetime
         }
@@ -152,6 +163,12 @@ extension DependencyGraph {
     public static var currentContext: Context {
         let graph = GraphContext.current
         return Context(graph: graph, scope: GraphContext.scope, lifetime: graph.heldBy)
+    }
+
+    /// `currentContext` for the calling thread's own use (see `Context.init(graph:localScope:lifetime:)`).
+    static var localContext: Context {
+        let graph = GraphContext.current
+        return Context(graph: graph, localScope: GraphContext.scope, lifetime: graph.heldBy)
     }
 }
 

@@ -29,7 +29,7 @@ extension DependencyGraph {
     public static func withScope<R>(_ container: DependencyContainer? = nil, _ body: () throws -> R) throws -> R {
         // With no container, the body works on the graph already current: only the scope is
         // bound (a context of its own would cost every request's scope its reference counts).
-        guard container == nil else { return try currentContext.withScope(container, body) }
+        guard container == nil else { return try localContext.withScope(container, body) }
         let scope = OpenScope(over: GraphContext.unretainedCurrent, in: GraphContext.scope, container: nil)
         return try scope.run { try GraphContext.run(scope: scope.store, body) }
     }

@@ -56,9 +56,9 @@ struct OpenScope {
         return value
     }
 
-    /// The context the scope's body runs in.
+    /// The context the scope's body runs in, bound by the opening thread (or task) only.
     func context(heldBy lifetime: HeldGraph?) -> DependencyGraph.Context {
-        DependencyGraph.Context(graph: overlay ?? store.graph, scope: store, lifetime: lifetime)
+        DependencyGraph.Context(graph: overlay ?? store.graph, localScope: store, lifetime: lifetime)
     }
 
     /// Ends the scope after its body returned: releases its instances, tears down those

@@ -65,8 +65,8 @@ extension ScopeStore: BuildSite {
     /// `chain` runs under the lock, only when the slot is free.
     @inline(__always)
     func builtInstance(of entry: IndexEntry, claimingFor chain: () -> ResolutionChain?) -> FirstLook {
-        lock.lock()
-        defer { lock.unlock() }
+        let locked = lockIfShared()
+        defer { if locked { lock.unlock() } }
         switch claim(entry, nil, chain) {
         case .built(let instance): return .built(instance)
         case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: chain)
@@ -162,9 +162,9 @@ extension ScopeStore: BuildSite {
         if let instance { teardown = record.teardown(of: instance) }
         // Locked and unlocked by hand: a closure would capture the registration, and count
         // a reference to it that every core's builds would write.
-        lock.lock()
+        let locked = lockIfShared()
         if isClosed {
-            lock.unlock()
+            if locked { lock.unlock() }
             return false
         }
         // The slot written in place, through one uniqueness check of the array (each
@@ -180,6 +180,8 @@ extension ScopeStore: BuildSite {
                 newestTeardown = index
             }
         }
+        // Nobody waits while no other thread can reach the scope.
+        guard locked else { return true }
         lock.broadcast()
         if asyncWaiters.isEmpty {
             // Most builds: no suspended injection, and no array made to take them out.

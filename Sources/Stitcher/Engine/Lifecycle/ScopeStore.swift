@@ -64,6 +64,21 @@ final class ScopeStore: @unchecked Sendable {
     /// Whether the scope has been bound to a task, whose child tasks see it; until then only
     /// code that runs on the thread of a synchronous body does (see `GraphContext.scope`).
     @exclusivity(unchecked) var isSharedWithTasks = false
+    /// Whether code on another thread or task may reach the scope: it was bound to a task,
+    /// or a context or deferred injection (`Lazy`, `Provider`) captured it
+    /// (`markSharedAcrossThreads()`). Until then the thread that opened it is the only one
+    /// that can reach it, and it reads and writes the slots without the lock (`lockIfShared()`).
+    ///
+    /// Set once, under the lock, and never cleared. Only the opening thread can set it: any
+    /// other thread reaches the scope only through what set it first, and what handed that
+    /// to the thread ordered the write before the thread's reads (as the lock orders the
+    /// slots written before it).
+    @exclusivity(unchecked) private(set) var isSharedAcrossThreads = false
+    #if DEBUG
+    /// The thread that opened the scope, which alone reaches it while it is not shared:
+    /// checked builds trap on any other (`lockIfShared()`).
+    private let openingThread: UnsafeMutableRawPointer
+    #endif
     /// Asynchronous injections suspended until a build completes.
     @exclusivity(unchecked) var asyncWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -75,9 +90,13 @@ final class ScopeStore: @unchecked Sendable {
     init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) {
         self.parent = parent
         let state = ThreadState.current
+        #if DEBUG
+        openingThread = Unmanaged.passUnretained(state).toOpaque()
+        #endif
         unretainedGraph = graph
         heldGraph = graph.toOpaque() == state.sharedGraph.toOpaque() ? nil : graph.takeUnretainedValue()
         isSharedWithTasks = sharedWithTasks
+        isSharedAcrossThreads = sharedWithTasks
         id = state.nextScopeNumber()
         lock = runtime.stripedLock(number: id)
     }
@@ -93,7 +112,37 @@ final class ScopeStore: @unchecked Sendable {
 
     /// Records that the scope is bound to a task from now on.
     func markSharedWithTasks() {
-        lock.withLock { isSharedWithTasks = true }
+        lock.withLock {
+            isSharedWithTasks = true
+            isSharedAcrossThreads = true
+        }
+    }
+
+    /// Records that code on another thread may reach the scope from now on: a context or a
+    /// deferred injection captured it. Its slots are then read and written under the lock,
+    /// and the lock's release hands what the opening thread wrote without it to the others.
+    func markSharedAcrossThreads() {
+        // Read without the lock: only the opening thread writes it, and any other thread
+        // that holds the scope already sees it set (see `isSharedAcrossThreads`).
+        if isSharedAcrossThreads { return }
+        lock.withLock { isSharedAcrossThreads = true }
+    }
+
+    /// Takes the lock when another thread or task may reach the scope, and answers whether
+    /// it did; the opening thread of a scope nobody else reaches works on the slots alone.
+    /// Every access to the slots starts here (or under the lock, in `buildOnce`).
+    @inline(__always)
+    func lockIfShared() -> Bool {
+        guard isSharedAcrossThreads else {
+            #if DEBUG
+            precondition(
+                ThreadState.unretainedCurrent?.toOpaque() == openingThread,
+                "a scope not marked as shared was reached from another thread")
+            #endif
+            return false
+        }
+        lock.lock()
+        return true
     }
 
     /// How many scopes enclose this one.
@@ -135,14 +184,16 @@ final class ScopeStore: @unchecked Sendable {
     func close() -> ClosedScope {
         // Moved out whole, so that nothing is released under the (shared) lock.
         var closed: [Slot] = []
-        let (newest, count, waiters) = lock.withLock {
-            isClosed = true
-            positions = nil
-            lock.broadcast()
-            swap(&closed, &slots)
-            defer { asyncWaiters = [] }
-            return (newestTeardown, builtCount, asyncWaiters)
-        }
+        let locked = lockIfShared()
+        isClosed = true
+        positions = nil
+        swap(&closed, &slots)
+        let (newest, count) = (newestTeardown, builtCount)
+        guard locked else { return ClosedScope(slots: closed, newestTeardown: newest, instanceCount: count) }
+        lock.broadcast()
+        let waiters = asyncWaiters
+        asyncWaiters = []
+        lock.unlock()
         for waiter in waiters { waiter.resume() }
         return ClosedScope(slots: closed, newestTeardown: newest, instanceCount: count)
     }

@@ -15,6 +15,9 @@ final class InjectionSite: Sendable {
     let isProcessWideOutsideScopes: Bool
 
     init(graph: GraphEngine, scope: ScopeStore?) {
+        // A deferred injection may be called on any thread: the scope's slots are locked
+        // from now on.
+        scope?.markSharedAcrossThreads()
         self.graph = graph
         self.scope = scope
         isProcessWideOutsideScopes = scope == nil && graph === runtime.shared
