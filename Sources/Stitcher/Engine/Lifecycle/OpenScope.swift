@@ -103,9 +103,10 @@ struct OpenScope {
     /// told; the teardown failures are thrown if the body returned, reported if it threw.
     /// (Not generic over the body's value: a `Result` of it would cost every scope a
     /// generic-metadata lookup.)
-    private func finish(_ closed: ClosedScope, failures: [ScopeTeardownError.Failure], bodyError: (any Error)?) throws {
+    private func finish(_ closed: consuming ClosedScope, failures: [ScopeTeardownError.Failure], bodyError: (any Error)?) throws {
         overlay?.endOverlay()
         store.report(.closed(store, instanceCount: closed.instanceCount))
+        closed.recycle()
         guard !failures.isEmpty else { return }
         if bodyError == nil { throw ScopeTeardownError(failures: failures) }
         store.graph.reportUnthrown(failures)

@@ -148,18 +148,23 @@ extension ScopeStore: BuildSite {
     /// instance is torn down at once and nil returned (the caller throws `ended()`).
     @inline(__always)
     private func kept(_ instance: AnyObject, in index: Int, of record: RegistrationRecord) -> AnyObject? {
-        if complete(index, with: instance, of: record) { return instance }
+        if complete(index, with: .passUnretained(instance), of: record) { return instance }
         if let teardown = ScopeTeardown(instance, of: record) { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
         return nil
     }
 
     /// Stores a built instance (none when the factory threw) in slot `index`, releases the
     /// claim and wakes every waiter; false when the scope has ended.
-    private func complete(_ index: Int, with instance: AnyObject?, of record: RegistrationRecord) -> Bool {
+    ///
+    /// The instance comes unretained (its builder holds it throughout): passed as an object,
+    /// it cost two reference counts around the call and two more inside it, where the slot
+    /// needs one. Inlined, where the reference counts of its caller's values can be seen.
+    @inline(__always)
+    private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord) -> Bool {
         // Not `instance.flatMap(record.teardown(of:))`: a partial application would count
         // references to the registration.
         var teardown: TeardownWitness?
-        if let instance { teardown = record.teardown(of: instance) }
+        if let built { teardown = built._withUnsafeGuaranteedRef { record.teardown(of: $0) } }
         // Locked and unlocked by hand: a closure would capture the registration, and count
         // a reference to it that every core's builds would write.
         let locked = lockIfShared()
@@ -171,8 +176,8 @@ extension ScopeStore: BuildSite {
         // `slots[index].field = …` made its own).
         slots.withUnsafeMutableBufferPointer { slots in
             slots[index].builder = nil
-            guard let instance else { return }
-            slots[index].instance = instance
+            guard let built else { return }
+            slots[index].instance = built.takeUnretainedValue()
             builtCount += 1
             if let teardown {
                 slots[index].teardown = (teardown, record)
@@ -188,10 +193,17 @@ extension ScopeStore: BuildSite {
             lock.unlock()
             return true
         }
+        unlockResumingWaiters()
+        return true
+    }
+
+    /// Unlocks the scope and resumes the suspended injections. Outlined: the function that
+    /// takes the waiters out looks up their array's type on entry, whether any waits or not.
+    @inline(never)
+    private func unlockResumingWaiters() {
         let waiters = asyncWaiters
         asyncWaiters = []
         lock.unlock()
         for waiter in waiters { waiter.resume() }
-        return true
     }
 }

@@ -98,6 +98,7 @@ final class ScopeStore: @unchecked Sendable {
         isSharedWithTasks = sharedWithTasks
         isSharedAcrossThreads = sharedWithTasks
         id = state.nextScopeNumber()
+        swap(&slots, &state.spareScopeSlots)
         lock = runtime.stripedLock(number: id)
     }
 
@@ -107,6 +108,8 @@ final class ScopeStore: @unchecked Sendable {
     /// Tells the scope's graph's observer, if it has one, about `event`.
     @inline(__always)
     func report(_ event: @autoclosure () -> GraphEvent) {
+        // Checked here first: every scope reports its opening, its end and its teardowns.
+        guard observedGraphCount != 0 else { return }
         unretainedGraph._withUnsafeGuaranteedRef { $0.report(event()) }
     }
 
@@ -162,7 +165,7 @@ final class ScopeStore: @unchecked Sendable {
 
     /// Appends a slot claimed by `builder`; the caller holds the lock.
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: ResolutionChain) -> Int {
-        if slots.isEmpty { slots.reserveCapacity(8) }
+        if slots.capacity == 0 { slots.reserveCapacity(8) }
         slots.append(Slot(entry: entry.serial, key: key, builder: builder))
         let index = slots.count - 1
         if positions != nil {
@@ -203,7 +206,7 @@ final class ScopeStore: @unchecked Sendable {
 /// teardowns to run first, newest first (walked through the slots, with no array of their
 /// own).
 struct ClosedScope: Sequence {
-    fileprivate let slots: [ScopeStore.Slot]
+    fileprivate var slots: [ScopeStore.Slot]
     fileprivate let newestTeardown: Int
     /// How many instances the scope built.
     let instanceCount: Int
@@ -229,6 +232,17 @@ struct ClosedScope: Sequence {
     }
 
     func makeIterator() -> Iterator { Iterator(slots: slots, position: newestTeardown) }
+
+    /// Releases the instances (after their teardowns) and keeps the slots' storage for the
+    /// next scope the calling thread opens (see `ThreadState.spareScopeSlots`).
+    mutating func recycle() {
+        var spare: [ScopeStore.Slot] = []
+        swap(&spare, &slots)
+        spare.removeAll(keepingCapacity: true)
+        // A large one is let go: most scopes serve a handful of registrations.
+        guard spare.capacity <= 32 else { return }
+        ThreadState.current.spareScopeSlots = spare
+    }
 
     /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.
     var awaitsTeardown: Bool { contains { $0.witness.asynchronous != nil } }

@@ -66,6 +66,10 @@ final class ThreadState {
     /// The path last handed out by `newSharedPath(chain:_:)`, given again once nothing
     /// else holds it.
     @exclusivity(unchecked) private var spareSharedPath: InheritedResolution?
+    /// The storage of the slots of the last scope that ended on this thread, emptied, for
+    /// the next scope it opens (see `ClosedScope.recycle()`): a request's scope would
+    /// otherwise allocate it anew. Only this thread touches it.
+    @exclusivity(unchecked) var spareScopeSlots: [ScopeStore.Slot] = []
     /// Numbers for the dependency scopes this thread opens (see `nextScopeNumber()`).
     @exclusivity(unchecked) private var scopeNumbers = NumberBlock()
     private static let scopeNumberBlocks = ManagedAtomic<Int>(0)
