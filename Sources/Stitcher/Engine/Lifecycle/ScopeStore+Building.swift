@@ -50,8 +50,11 @@ extension ScopeStore: BuildSite {
         /// The instance, built already.
         case built(AnyObject)
         /// The slot, claimed by the resolution asking (`chain`): it builds the instance and
-        /// completes the claim (`finish(_:for:make:)`).
-        case claimed((index: Int, sharedWithTasks: Bool), chain: ResolutionChain)
+        /// completes the claim (`finish(_:for:make:)`). The chain is unretained: the asking
+        /// thread's state holds it for the whole build (as its spare chain, for an
+        /// outermost resolution, or as the chain of its first frame), and the slot until the
+        /// claim completes (`GraphEngine.buildClaimed`).
+        case claimed((index: Int, sharedWithTasks: Bool), chain: Unmanaged<ResolutionChain>)
         /// Anything else (a build in progress or failed, the scope ended, or a resolution
         /// that may not claim here): the full path (`instance(of:…)`) decides.
         case unsettled
@@ -69,7 +72,7 @@ extension ScopeStore: BuildSite {
         defer { if locked { lock.unlock() } }
         switch claim(entry, nil, chain) {
         case .built(let instance): return .built(instance)
-        case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: chain)
+        case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: .passUnretained(chain))
         case nil, .wait, .notClaimed: return .unsettled
         }
     }

@@ -103,16 +103,24 @@ extension GraphEngine {
 
     /// Builds the instance of `entry` (without parameters) whose slot in `scope` this
     /// resolution claimed in `scopedInstance` (no cycle leads to it), and keeps it there.
+    ///
+    /// `chain` comes unretained (counting it cost three references a build): the calling
+    /// thread's state holds it until the build ends. An outermost resolution's chain is the
+    /// state's spare one, replaced only when a later outermost resolution on this thread
+    /// starts; a nested one's is the chain of the thread's first frame, released when the
+    /// last frame is popped, after this build.
     @inline(never)
     private func buildClaimed(
-        _ entry: IndexEntry, _ claim: (index: Int, sharedWithTasks: Bool), by chain: ResolutionChain, in scope: ScopeStore,
-        _ arguments: InjectionArguments, _ state: ThreadState
+        _ entry: IndexEntry, _ claim: (index: Int, sharedWithTasks: Bool), by chain: Unmanaged<ResolutionChain>,
+        in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
         let request = ScopeStore.BuildRequest(entry: .passUnretained(entry), key: nil)
         // Nothing inherited to pass: an outermost resolution the quick answer lets through
         // inherits no path, and a nested one's is bound to the thread already.
         let instance = try scope.finish(claim, for: request) { claim in
-            try makeScoped(entry, arguments, nil, state, inherited: nil, chain: chain, sharedWithTasks: claim.sharedWithTasks)
+            try chain._withUnsafeGuaranteedRef { chain in
+                try makeScoped(entry, arguments, nil, state, inherited: nil, chain: chain, sharedWithTasks: claim.sharedWithTasks)
+            }
         }
         guard let instance else { throw scopeEnded(entry, state) }
         return instance
