@@ -131,7 +131,7 @@ extension ScopeStore: BuildSite {
 
     /// Finds the instance, claims a free slot for `chain` (the resolution asking, asked only
     /// then; nil: it may not claim), or names the build to wait for; nil once the scope has
-    /// ended. The caller holds the lock.
+    /// ended. The caller holds the lock, or the scope is not shared (`lockIfShared()`).
     @inline(__always)
     private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: () -> ResolutionChain?) -> SlotClaim? {
         if isClosed { return nil }

@@ -117,7 +117,8 @@ final class ScopeStore: @unchecked Sendable {
     func markSharedWithTasks() {
         lock.withLock {
             isSharedWithTasks = true
-            isSharedAcrossThreads = true
+            // Written only when it changes: the opening thread reads it without the lock.
+            if !isSharedAcrossThreads { isSharedAcrossThreads = true }
         }
     }
 
@@ -152,7 +153,7 @@ final class ScopeStore: @unchecked Sendable {
     var depth: Int { parent.map { $0.depth + 1 } ?? 0 }
 
     /// The position of the slot for `entry` and `key` (nil: no parameters); the caller
-    /// holds the lock.
+    /// holds the lock, or the scope is not shared (`lockIfShared()`).
     func position(of entry: IndexEntry, _ key: ArgumentKey?) -> Int? {
         if let positions { return positions[SlotKey(entry: entry.serial, key: key)] }
         // Through the buffer: no slot is copied (and none of its references counted).
@@ -163,7 +164,8 @@ final class ScopeStore: @unchecked Sendable {
         }
     }
 
-    /// Appends a slot claimed by `builder`; the caller holds the lock.
+    /// Appends a slot claimed by `builder`; the caller holds the lock, or the scope is not
+    /// shared (`lockIfShared()`).
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: ResolutionChain) -> Int {
         if slots.capacity == 0 { slots.reserveCapacity(8) }
         slots.append(Slot(entry: entry.serial, key: key, builder: builder))
