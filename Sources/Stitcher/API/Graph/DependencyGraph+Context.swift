@@ -30,11 +30,9 @@ extension DependencyGraph {
         let lifetime: HeldGraph?
 
         init(graph: GraphEngine, scope: ScopeStore? = nil, lifetime: HeldGraph? = nil) {
-            self.graph = graph
             // A context may be run on any thread: its scope's slots are locked from now on.
             scope?.markSharedAcrossThreads()
-            self.scope = scope
-            self.lifetime = lifetime
+            self.init(graph: graph, localScope: scope, lifetime: lifetime)
         }
 
         /// A context the calling thread uses and lets go, never stored or handed to other

@@ -78,7 +78,7 @@ extension DependencyGraph {
     static func directObjectOutsideScopes(ofType id: ObjectIdentifier) throws -> AnyObject? {
         guard let state = ThreadState.unretainedCurrent else { return nil }
         return try state._withUnsafeGuaranteedRef { state in
-            guard isolatedGraphCount == 0, GraphContext.scope(on: state) == nil else { return nil }
+            guard isolatedGraphCount == 0, GraphContext.unretainedScope(on: state) == nil else { return nil }
             return try state.sharedGraph._withUnsafeGuaranteedRef { try $0.directObject(ofType: id, .none, state) }
         }
     }

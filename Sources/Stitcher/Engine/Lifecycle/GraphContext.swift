@@ -26,20 +26,12 @@ enum GraphContext {
     /// The innermost open dependency scope of the calling code, if any.
     @inline(__always)
     static var scope: ScopeStore? {
-        guard let state = ThreadState.unretainedCurrent else { return scope(on: nil) }
+        // A thread with no state has bound no scope: only a task's can be current.
+        guard let state = ThreadState.unretainedCurrent else { return taskScopesWereBound ? taskScopes.get() : nil }
         return state._withUnsafeGuaranteedRef { scope(on: $0) }
     }
 
-    /// `scope`, for a caller that holds the calling thread's state (nil when it has none).
-    @inline(__always)
-    static func scope(on state: ThreadState?) -> ScopeStore? {
-        guard let state else { return taskScopesWereBound ? taskScopes.get() : nil }
-        return scope(on: state)
-    }
-
-    /// `scope`, for a caller that holds the calling thread's state. Not through the
-    /// optional form: wrapping the state in an optional counted two references to it on
-    /// every `.scoped` injection.
+    /// `scope`, for a caller that holds the calling thread's state.
     @inline(__always)
     static func scope(on state: ThreadState) -> ScopeStore? {
         unretainedScope(on: state)?.takeUnretainedValue()

@@ -189,24 +189,7 @@ extension ScopeStore: BuildSite {
             }
         }
         // Nobody waits while no other thread can reach the scope.
-        guard locked else { return true }
-        lock.broadcast()
-        if asyncWaiters.isEmpty {
-            // Most builds: no suspended injection, and no array made to take them out.
-            lock.unlock()
-            return true
-        }
-        unlockResumingWaiters()
+        if locked { unlockWakingWaiters() }
         return true
-    }
-
-    /// Unlocks the scope and resumes the suspended injections. Outlined: the function that
-    /// takes the waiters out looks up their array's type on entry, whether any waits or not.
-    @inline(never)
-    private func unlockResumingWaiters() {
-        let waiters = asyncWaiters
-        asyncWaiters = []
-        lock.unlock()
-        for waiter in waiters { waiter.resume() }
     }
 }

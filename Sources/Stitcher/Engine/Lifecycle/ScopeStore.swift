@@ -108,8 +108,6 @@ final class ScopeStore: @unchecked Sendable {
     /// Tells the scope's graph's observer, if it has one, about `event`.
     @inline(__always)
     func report(_ event: @autoclosure () -> GraphEvent) {
-        // Checked here first: every scope reports its opening, its end and its teardowns.
-        guard observedGraphCount != 0 else { return }
         unretainedGraph._withUnsafeGuaranteedRef { $0.report(event()) }
     }
 
@@ -147,6 +145,26 @@ final class ScopeStore: @unchecked Sendable {
         }
         lock.lock()
         return true
+    }
+
+    /// Wakes every waiter (the injections blocked on the lock's condition, and after the
+    /// unlock the suspended ones) and unlocks; the caller holds the lock.
+    @inline(__always)
+    func unlockWakingWaiters() {
+        lock.broadcast()
+        // Most: no suspended injection, and no array made to take them out.
+        if asyncWaiters.isEmpty { return lock.unlock() }
+        unlockResumingSuspended()
+    }
+
+    /// Unlocks and resumes the suspended injections. Outlined: the function that takes the
+    /// waiters out looks up their array's type on entry, whether any waits or not.
+    @inline(never)
+    private func unlockResumingSuspended() {
+        let waiters = asyncWaiters
+        asyncWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// How many scopes enclose this one.
@@ -193,14 +211,10 @@ final class ScopeStore: @unchecked Sendable {
         isClosed = true
         positions = nil
         swap(&closed, &slots)
-        let (newest, count) = (newestTeardown, builtCount)
-        guard locked else { return ClosedScope(slots: closed, newestTeardown: newest, instanceCount: count) }
-        lock.broadcast()
-        let waiters = asyncWaiters
-        asyncWaiters = []
-        lock.unlock()
-        for waiter in waiters { waiter.resume() }
-        return ClosedScope(slots: closed, newestTeardown: newest, instanceCount: count)
+        let ended = ClosedScope(slots: closed, newestTeardown: newestTeardown, instanceCount: builtCount)
+        // Nobody waits while no other thread can reach the scope.
+        if locked { unlockWakingWaiters() }
+        return ended
     }
 }
 

@@ -12,12 +12,8 @@ enum ScopedLifetime: LifetimeRules {
         of entry: Unmanaged<IndexEntry>, in graph: GraphEngine, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
         // `scopedInstance` holds the entry for a build.
-        try entry._withUnsafeGuaranteedRef { unretained in
-            try graph.servingScope(for: unretained, state)._withUnsafeGuaranteedRef { scope in
-                try graph.scopedInstance(
-                    of: entry, takesParameters: unretained.record.takesParameters, in: scope, arguments, state)
-            }
-        }
+        try graph.scopedInstance(
+            of: entry, takesParameters: entry._withUnsafeGuaranteedRef { $0.record.takesParameters }, arguments, state)
     }
 
     static func instanceAsync(of entry: IndexEntry, in graph: GraphEngine, _ arguments: InjectionArguments) async throws

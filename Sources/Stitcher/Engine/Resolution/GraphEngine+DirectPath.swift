@@ -236,11 +236,7 @@ extension GraphEngine {
     /// inlined into every lookup.
     @inline(never)
     private func scopedObject(_ unretained: Unmanaged<IndexEntry>, _ state: ThreadState) throws -> AnyObject {
-        try unretained._withUnsafeGuaranteedRef { entry in
-            try servingScope(for: entry, state)._withUnsafeGuaranteedRef { scope in
-                try scopedInstance(of: unretained, takesParameters: false, in: scope, .none, state)
-            }
-        }
+        try scopedInstance(of: unretained, takesParameters: false, .none, state)
     }
 
     /// Builds (once) the view of `entry`'s instance as the protocol `id`, the first time it

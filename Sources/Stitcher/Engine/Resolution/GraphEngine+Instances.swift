@@ -65,6 +65,19 @@ extension GraphEngine {
         return candidates?.entries.first { $0 !== retired && $0.isSameRegistration(as: retired) }
     }
 
+    /// The instance the innermost scope (`servingScope(for:_:)`, used unretained) keeps of
+    /// `entry` for `arguments`: where every synchronous `.scoped` lookup goes.
+    @inline(__always)
+    func scopedInstance(
+        of entry: Unmanaged<IndexEntry>, takesParameters: Bool, _ arguments: InjectionArguments, _ state: ThreadState
+    ) throws -> AnyObject {
+        try entry._withUnsafeGuaranteedRef { unretained in
+            try servingScope(for: unretained, state)._withUnsafeGuaranteedRef { scope in
+                try scopedInstance(of: entry, takesParameters: takesParameters, in: scope, arguments, state)
+            }
+        }
+    }
+
     /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
     ///
     /// A registration without parameters (most) takes one lock to read a built instance
@@ -75,7 +88,7 @@ extension GraphEngine {
     /// entry is held for a build, whose factory may replace the snapshot it came from; the
     /// caller keeps it alive until then.
     @inline(__always)
-    func scopedInstance(
+    private func scopedInstance(
         of entry: Unmanaged<IndexEntry>, takesParameters: Bool, in scope: ScopeStore, _ arguments: InjectionArguments,
         _ state: ThreadState
     ) throws -> AnyObject {
