@@ -40,11 +40,12 @@ extension DependencyGraph {
         try GraphEngine.withDirectContext { try $0.directObject(ofType: id, parameters: arguments, $1) }
     }
 
-    /// `directObject(ofType:_:)` for a type that is not a class: a transient value of exactly
-    /// that type is written into `destination` (uninitialized memory for one) instead of
-    /// being boxed, and `destination` returned; otherwise the answer is the direct path's
-    /// object, retained (see `GraphEngine.directAnswer(ofType:_:_:into:)`), or nil for the
-    /// general path.
+    /// `directObject(ofType:_:)` for a type that is not a class: for a transient value of
+    /// exactly that type, its typed factory with its build started, tagged with
+    /// `valueFactoryTag` (for `makeValue(with:)`), or the value written into `destination`
+    /// (uninitialized memory for one) and `destination` returned, instead of being boxed;
+    /// otherwise the answer is the direct path's object, retained (see
+    /// `GraphEngine.directAnswer(ofType:_:_:into:)`), or nil for the general path.
     @usableFromInline
     static func directAnswer(
         ofType id: ObjectIdentifier, _ arguments: InjectionArguments, into destination: UnsafeMutableRawPointer
@@ -67,7 +68,49 @@ extension DependencyGraph {
             guard let answer = try directAnswer(ofType: ObjectIdentifier(D.self), .none, into: UnsafeMutableRawPointer(value))
             else { return try resolve(byType: D.self, arguments: .none) }
             if answer == UnsafeMutableRawPointer(value) { return value.move() }
+            if Int(bitPattern: answer) & valueFactoryTag != 0 {
+                return try makeValue(with: Unmanaged<ValueFactory<D>>.fromOpaque(answer - valueFactoryTag))
+            }
             return directValue(Unmanaged<AnyObject>.fromOpaque(answer).takeRetainedValue(), as: D.self)
+        }
+    }
+
+    /// What `directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
+    /// with (an object's address, whose low bit is clear), to tell it from an object.
+    @inlinable @inline(__always)
+    static var valueFactoryTag: Int { 1 }
+
+    /// Runs the typed factory `directAnswer(ofType:_:into:)` answered with, whose build it
+    /// started, and ends the build: a new value of exactly `D`, made by the caller's own
+    /// code. The factory is `ValueFactory<D>`: the engine answers with one only for a
+    /// registration that produces exactly the type asked for, and makes one only for types
+    /// whose values are all of exactly that type. It comes unretained: the build's frame
+    /// keeps it alive until `endValueBuild()` (see `ValueFactory`). Not inlined: inlined,
+    /// it made `injectValue(byType:)` too large to be inlined for an existential `D`.
+    @inlinable @inline(never)
+    static func makeValue<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
+        let value: D
+        do {
+            value = try factory._withUnsafeGuaranteedRef { try $0.make() }
+        } catch {
+            throw endValueBuild(failing: error)
+        }
+        endValueBuild()
+        return value
+    }
+
+    /// Ends the build of a value whose typed factory returned (see `makeValue(with:)`).
+    @usableFromInline
+    static func endValueBuild() {
+        ThreadState.unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.popFrame() }
+    }
+
+    /// Ends the build of a value whose typed factory threw, and returns the error to throw
+    /// (see `makeValue(with:)`).
+    @usableFromInline
+    static func endValueBuild(failing error: any Error) -> any Error {
+        ThreadState.unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            GraphEngine.leaveValueBuild(failing: error, $0)
         }
     }
 

@@ -135,7 +135,7 @@ public enum DependencyFactory {
             self.init(
                 parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin, storesObjects: false,
                 form: BoxedForm<T>.self,
-                writeValue: ValueWriter(of: T.self) { _, destination in
+                writeValue: ValueWriter(of: T.self, factory: notifies ? nil : ValueFactory(factory)) { _, destination in
                     let value = try factory()
                     if notifies { ValueWriter.notifyIfAware(value) }
                     destination.initializeMemory(as: T.self, to: value)

@@ -51,11 +51,21 @@ extension GraphEngine {
             let lookup = snapshot.directLookup(ofType: id)
             // The record's flag is read here, so that a class's transient pays no call.
             if lookup.isTransient, arguments.isEmpty, let entry = lookup.entry,
-                try entry._withUnsafeGuaranteedRef({
-                    try $0.record.writesValues && writeTransientValue($0, state, into: destination, as: id)
+                let answer = try entry._withUnsafeGuaranteedRef({ entry -> UnsafeMutableRawPointer? in
+                    let record = entry.record
+                    guard record.writesValues else { return nil }
+                    // Exactly the type asked for, with a typed factory: the build is started
+                    // here and its factory run by the caller (`DependencyGraph.makeValue(with:)`),
+                    // the frame keeping the snapshot, and so the factory, alive until the
+                    // caller pops it (see `ValueFactory`).
+                    if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
+                        try enterValueBuild(entry, state)
+                        return factory.toOpaque() + DependencyGraph.valueFactoryTag
+                    }
+                    return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
                 })
             {
-                return destination
+                return answer
             }
             return try object(for: lookup, as: id, arguments, state).map { Unmanaged.passRetained($0).toOpaque() }
         } ?? nil
@@ -209,10 +219,10 @@ extension GraphEngine {
     /// boxed build tells it); false otherwise, before anything is built.
     ///
     /// The value is written as is when the registration produces exactly the type `id` asked
-    /// for (so `destination` has its size); asked for as a protocol it is presented as (a
-    /// `.transientView`), into an existential made from a verified template, when the
-    /// runtime keeps the value in the existential's buffer (so the template's size is
-    /// `destination`'s: it was learnt from a cast to the type `id`).
+    /// for (so `destination` has its size) and has no typed factory; asked for as a protocol
+    /// it is presented as (a `.transientView`), into an existential made from a verified
+    /// template, when the runtime keeps the value in the existential's buffer (so the
+    /// template's size is `destination`'s: it was learnt from a cast to the type `id`).
     ///
     /// `entry` is passed unretained from the lookup (the caller's snapshot holds it).
     @inline(never)

@@ -226,27 +226,10 @@ extension GraphEngine {
         return try instantiate(entry, arguments, state, inherited: inherited)
     }
 
-    /// Builds a new value of a registration in the `.instance` scope that takes no
-    /// parameters, written into `destination` (see `RegistrationRecord.writeValue(into:)`)
-    /// instead of boxed. Nothing observes it: the caller has checked that no graph has an
-    /// observer (one added by another thread meanwhile sees the next build).
-    @inline(__always)
-    func writeTransient(_ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer) throws {
-        // Outside any resolution (most): no cycle can lead here and there is nothing to
-        // bind to the first frame, which is what `enterTransient` and `enterFrame` would find,
-        // without reading the task's path. Otherwise the inherited path, once bound to the
-        // thread (or already bound), is held by the thread's state for the build.
-        if !state.isOutsideAnyResolution {
-            let inherited = try enterTransient(entry, nil, state)
-            try enterFrame(entry, nil, state, inherited: inherited)
-        }
-        try withFrame(entry, nil, nil, state) { try $0.writeValue(into: destination) }
-    }
-
     /// What every transient build starts with: the path inherited from a parent task, and
     /// the cycle check (an outermost resolution with no inherited path cannot be a cycle).
     @inline(__always)
-    private func enterTransient(
+    func enterTransient(
         _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState
     ) throws -> InheritedResolution? {
         let inherited = inheritedResolution(state)
@@ -278,7 +261,7 @@ extension GraphEngine {
     /// Binds the inherited path and chain to a thread's first frame, or checks the stack
     /// before a nested one.
     @inline(__always)
-    private func enterFrame(
+    func enterFrame(
         _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
     ) throws {
@@ -294,20 +277,17 @@ extension GraphEngine {
     /// Runs `body` (the factory) with the frame of `entry` on the thread's resolution path,
     /// its failure reported as the factory's.
     @inline(__always)
-    private func withFrame<R>(
+    func withFrame<R>(
         _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState,
         _ body: (RegistrationRecord) throws -> R
     ) throws -> R {
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
-        defer {
-            state.frames.pop()
-            if state.frames.isEmpty { state.endResolution() }
-        }
+        defer { state.popFrame() }
         let record = entry.record
         do {
             return try body(record)
         } catch {
-            throw failure(error, of: record, state)
+            throw Self.failure(error, of: record, state)
         }
     }
 
@@ -321,10 +301,7 @@ extension GraphEngine {
     ) throws -> AnyObject {
         let parent = state.frames.last?.entry.record
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
-        defer {
-            state.frames.pop()
-            if state.frames.isEmpty { state.endResolution() }
-        }
+        defer { state.popFrame() }
         let record = entry.record
         let observer = settings.observer
         let clock = ContinuousClock()
@@ -344,7 +321,7 @@ extension GraphEngine {
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
             return instance
         } catch {
-            let failure = failure(error, of: record, state)
+            let failure = Self.failure(error, of: record, state)
             report(.failed(record.locator.context, parent: parent?.locator.context, failure))
             throw failure
         }
@@ -362,7 +339,7 @@ extension GraphEngine {
     /// on the path): its own error wrapped once, an engine error as it is, or, for a
     /// main-actor factory called elsewhere, a ``MainActorIsolationError`` naming it.
     @inline(never)
-    private func failure(_ error: any Error, of record: RegistrationRecord, _ state: ThreadState) -> any Error {
+    static func failure(_ error: any Error, of record: RegistrationRecord, _ state: ThreadState) -> any Error {
         if error is OffMainActor {
             return MainActorIsolationError(requested: record.locator.context, neededBy: state.frames.map(\.context).dropLast())
         }

@@ -133,6 +133,13 @@ final class ThreadState {
     @inline(__always)
     var isOutsideAnyResolution: Bool { frames.isEmpty && inheritedPathCount == 0 }
 
+    /// Pops the innermost frame, and ends the resolution when it was the outermost.
+    @inline(__always)
+    func popFrame() {
+        frames.pop()
+        if frames.isEmpty { endResolution() }
+    }
+
     /// Forgets what the outermost resolution that just ended kept.
     @inline(__always)
     func endResolution() {

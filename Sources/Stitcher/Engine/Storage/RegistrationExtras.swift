@@ -23,6 +23,9 @@ final class RegistrationExtras: @unchecked Sendable {
     /// The writer `writeValue` comes from (nil when it is `noValueWriter`), kept for copies
     /// of these extras and read once by the record they make (`RegistrationRecord.Flags`).
     let writer: ValueWriter?
+    /// The writer's typed factory (see `ValueWriter.factory`), unretained: the writer holds
+    /// it, and reading it counts no reference.
+    let valueFactory: Unmanaged<AnyObject>?
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
@@ -49,6 +52,7 @@ final class RegistrationExtras: @unchecked Sendable {
         // Not `??`, which is generic: the closure would be stored behind two thunks.
         if let writeValue { self.writeValue = writeValue.write } else { self.writeValue = Self.noValueWriter }
         self.writer = writeValue
+        valueFactory = writeValue?.factory.map(Unmanaged.passUnretained)
         self.makeAsync = makeAsync
         self.isMainActor = isMainActor
         self.declaredDependencies = declaredDependencies
@@ -145,6 +149,10 @@ struct DeclaredDependency: Hashable, Sendable {
 @usableFromInline
 struct ValueWriter: @unchecked Sendable {
     let write: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
+    /// The factory itself, typed (a `ValueFactory<T>`), for a `T` whose values are all of
+    /// exactly `T`: what an injection of exactly `T` calls in its own module (see
+    /// `DependencyGraph.injectValue(byType:)`); nil for an existential `T`.
+    let factory: AnyObject?
     private let type: Any.Type
     private let size: Int
     private let stride: Int
@@ -152,16 +160,21 @@ struct ValueWriter: @unchecked Sendable {
 
     /// A writer of `T`, made in the registering module, where `MemoryLayout<T>` is constant.
     @inlinable
-    init<T>(of _: T.Type, _ write: @escaping (InjectionArguments, UnsafeMutableRawPointer) throws -> Void) {
-        self.init(type: T.self, size: MemoryLayout<T>.size, stride: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment, write)
+    init<T>(
+        of _: T.Type, factory: ValueFactory<T>?, _ write: @escaping (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
+    ) {
+        self.init(
+            type: T.self, size: MemoryLayout<T>.size, stride: MemoryLayout<T>.stride, alignment: MemoryLayout<T>.alignment,
+            factory: factory, write)
     }
 
     @usableFromInline
     init(
-        type: Any.Type, size: Int, stride: Int, alignment: Int,
+        type: Any.Type, size: Int, stride: Int, alignment: Int, factory: AnyObject?,
         _ write: @escaping (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
     ) {
         self.write = write
+        self.factory = factory
         self.type = type
         self.size = size
         self.stride = stride

@@ -177,6 +177,14 @@ final class RegistrationRecord: @unchecked Sendable {
         try Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { try $0.writeValue(.none, destination) }
     }
 
+    /// The typed factory of a registration that `writesValues` of a type whose values are
+    /// all of exactly that type (a `ValueFactory<T>`, see `ValueWriter.factory`), unretained
+    /// (this record holds it); nil when it has none.
+    @inline(__always)
+    var valueFactory: Unmanaged<AnyObject>? {
+        Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.valueFactory }
+    }
+
     /// Whether the factory is asynchronous.
     var isAsync: Bool { extras?.makeAsync != nil }
 
