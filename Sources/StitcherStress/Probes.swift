@@ -60,6 +60,13 @@ final class Keyed: Probe, @unchecked Sendable {}
 final class Counted: Probe, @unchecked Sendable {}
 final class Overloaded: Probe, @unchecked Sendable {}
 protocol Service: AnyObject, Sendable { var tag: Int { get } }
+/// A transient struct injected as its own type, whose factory the injecting code runs
+/// (`ValueFactory`): it holds a probe it made and one its factory injected.
+struct Carrier: Sendable {
+    let tag: Int
+    let made: Svc
+    let injected: Svc
+}
 final class Conforming: Probe, Service, @unchecked Sendable {}
 
 /// What breaks an invariant.

@@ -16,7 +16,7 @@ enum Scenarios {
     /// Overriding containers activated and deactivated while other threads inject.
     static let overrides = Scenario(
         name: "overrides",
-        summary: "3 overriding containers swapped by 2 threads while 3 inject by name, type, value and as arrays"
+        summary: "3 overriding containers swapped by 2 threads while 3 inject by name, type, value, as arrays and as structs"
     ) { runner in
         let census = Census()
         let base = DependencyContainer {
@@ -24,6 +24,7 @@ enum Scenarios {
             Dependency { Svc(tag: 0, census: census) }.scope(.singleton)
             Dependency(named: "base-singleton") { Svc(tag: 0, census: census) }.scope(.singleton)
             Dependency { Conforming(tag: 0, census: census) }.conforms(to: (any Service).self).scope(.singleton)
+            Dependency { Carrier(tag: 0, made: Svc(tag: 0, census: census), injected: try DependencyGraph.inject()) }
         }
         let overrides = (1...3).map { k in
             DependencyContainer {
@@ -32,6 +33,8 @@ enum Scenarios {
                 Dependency(named: "only-\(k)") { Svc(tag: k, census: census) }.scope(.shared)
                 Dependency(for: k) { Svc(tag: k, census: census) }.scope(.singleton)
                 Dependency { Conforming(tag: k, census: census) }.conforms(to: (any Service).self).scope(.singleton)
+                // Its factory injects, which may replace the thread's snapshot while it runs.
+                Dependency { Carrier(tag: k, made: Svc(tag: k, census: census), injected: try DependencyGraph.inject()) }
             }
         }
         DependencyGraph.activate(base)
@@ -46,6 +49,9 @@ enum Scenarios {
                 try named.check("inject(byName: \"svc\")", tags: 0...3)
                 let typed: Svc = try DependencyGraph.inject()
                 try typed.check("inject(byType: Svc.self)", tags: 0...3)
+                let carrier: Carrier = try DependencyGraph.inject()
+                try carrier.made.check("the probe a struct's factory made", tags: carrier.tag...carrier.tag)
+                try carrier.injected.check("the probe a struct's factory injected", tags: 0...3)
                 let baseSingleton: Svc = try DependencyGraph.inject(byName: "base-singleton")
                 try baseSingleton.check("the base's named singleton", tags: 0...0)
                 if let byValue: Svc = try? DependencyGraph.inject(byValue: k) {
