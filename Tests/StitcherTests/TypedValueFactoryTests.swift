@@ -22,6 +22,8 @@ private struct Inner: Sendable { let depth: Int }
 private protocol Shape { var sides: Int { get } }
 private struct Square: Shape { var sides: Int { 4 } }
 private struct Failure: Error {}
+private struct Nothing: Equatable, Sendable {}
+private struct OneByte: Equatable, Sendable { let on: Bool }
 
 /// Weak references to every object made, to check that none outlives its last use.
 private final class Census: @unchecked Sendable {
@@ -50,6 +52,27 @@ struct TypedValueFactoryTests {
         // An existential's values are of other types; a decorator replaces the factory; a
         // factory with parameters is not the path's.
         #expect(typed == [true, false, false, false])
+    }
+
+    @Test func emptyAndOneByteStructsComeBackAsMade() throws {
+        // Their buffers may sit at any address, odd ones included: the tagged factory must
+        // still be told from a value written in place.
+        let empties = Counter()
+        let toggles = Counter()
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { () -> Nothing in
+                    empties.increment()
+                    return Nothing()
+                }
+                Dependency { OneByte(on: toggles.increment().isMultiple(of: 2)) }
+            })
+        for round in 1...10 {
+            #expect(try DependencyGraph.inject() as Nothing == Nothing())
+            #expect(try DependencyGraph.inject() as OneByte == OneByte(on: round.isMultiple(of: 2)))
+        }
+        #expect(empties.value == 10)
+        #expect(toggles.value == 10)
     }
 
     @Test func theFrameIsOnThePathWhileTheFactoryRunsAndGoneAfter() throws {
