@@ -30,20 +30,10 @@ private final class Template: Verified, Refuted, @unchecked Sendable {}
 private final class FirstListed: Listed, @unchecked Sendable { let id = 1 }
 private final class SecondListed: Listed, @unchecked Sendable { let id = 2 }
 
-/// Weak references to every instance made, to check that none outlives its last use.
-private final class Census: @unchecked Sendable {
-    private var references: [() -> AnyObject?] = []
-    func track<T: AnyObject>(_ object: T) -> T {
-        references.append { [weak object] in object }
-        return object
-    }
-    var alive: Int { references.filter { $0() != nil }.count }
-}
-
 @Suite(.isolatedDependencyGraph)
 struct ExistentialTemplateTests {
     @Test func aClassBoundProtocolPresentsEachNewInstanceOnceRetained() throws {
-        let census = Census()
+        let census = WeakCensus()
         let serial = Counter()
         DependencyGraph.activate(
             DependencyContainer {

@@ -22,6 +22,21 @@ final class Counter: @unchecked Sendable {
     }
 }
 
+/// Weak references to every object made, from any thread, to check that none outlives its
+/// last use.
+final class WeakCensus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var references: [() -> AnyObject?] = []
+
+    func track<Object: AnyObject>(_ object: Object) -> Object {
+        lock.withLock { references.append { [weak object] in object } }
+        return object
+    }
+
+    /// How many of the tracked objects are alive.
+    var alive: Int { lock.withLock { references.filter { $0() != nil }.count } }
+}
+
 /// A flag settable from any thread, for conditional registrations.
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()

@@ -25,17 +25,6 @@ private struct Failure: Error {}
 private struct Nothing: Equatable, Sendable {}
 private struct OneByte: Equatable, Sendable { let on: Bool }
 
-/// Weak references to every object made, to check that none outlives its last use.
-private final class Census: @unchecked Sendable {
-    private let lock = NSLock()
-    private var references: [() -> AnyObject?] = []
-    func track<Object: AnyObject>(_ object: Object) -> Object {
-        lock.withLock { references.append { [weak object] in object } }
-        return object
-    }
-    var alive: Int { lock.withLock { references.filter { $0() != nil }.count } }
-}
-
 /// How many frames the calling thread's resolution path holds.
 private var depth: Int { ThreadState.current.frames.count }
 
@@ -131,7 +120,7 @@ struct TypedValueFactoryTests {
     }
 
     @Test func referencesAValueHoldsAreCountedOnce() throws {
-        let census = Census()
+        let census = WeakCensus()
         DependencyGraph.activate(DependencyContainer { Dependency { Holder(connection: census.track(Connection())) } })
         var kept: [Holder] = []
         for index in 0..<200 {

@@ -50,17 +50,6 @@ private final class WrittenObject: Written, @unchecked Sendable {
     init(tag: Int) { self.tag = tag }
 }
 
-/// Weak references to every object made, to check that none outlives its last use.
-private final class Census: @unchecked Sendable {
-    private let lock = NSLock()
-    private var references: [() -> AnyObject?] = []
-    func track<Object: AnyObject>(_ object: Object) -> Object {
-        lock.withLock { references.append { [weak object] in object } }
-        return object
-    }
-    var alive: Int { lock.withLock { references.filter { $0() != nil }.count } }
-}
-
 private final class Creations: DependencyGraphObserver, @unchecked Sendable {
     let count = Counter()
     func didCreate(_ event: DependencyGraphEvent.InstanceCreated) { count.increment() }
@@ -135,7 +124,7 @@ struct ValueInjectionTests {
     }
 
     @Test func aStructBehindAProtocolIsPresentedAsTheCastWouldPresentIt() throws {
-        let census = Census()
+        let census = WeakCensus()
         let serial = Counter()
         DependencyGraph.activate(
             DependencyContainer {
@@ -177,7 +166,7 @@ struct ValueInjectionTests {
     }
 
     @Test func aStructTheRuntimeBoxesIsCastEveryTime() throws {
-        let census = Census()
+        let census = WeakCensus()
         let serial = Counter()
         DependencyGraph.activate(
             DependencyContainer {
@@ -208,7 +197,7 @@ struct ValueInjectionTests {
 
     @Test func anObjectRegisteredAsAnOpaqueProtocolIsRetainedOnce() throws {
         let serial = Counter()
-        let census = Census()
+        let census = WeakCensus()
         DependencyGraph.activate(
             DependencyContainer { Dependency { census.track(WrittenObject(tag: serial.increment())) as any Written } })
         do {
