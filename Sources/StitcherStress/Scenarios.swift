@@ -49,6 +49,12 @@ enum Scenarios {
                 try named.check("inject(byName: \"svc\")", tags: 0...3)
                 let typed: Svc = try DependencyGraph.inject()
                 try typed.check("inject(byType: Svc.self)", tags: 0...3)
+                // A singleton by its protocol: its instance, presented from a template once
+                // its view has been made.
+                guard let conforming = try DependencyGraph.inject() as any Service as? Probe else {
+                    throw StressFailure("inject() as any Service is not a probe")
+                }
+                try conforming.check("inject() as any Service", tags: 0...3)
                 let carrier: Carrier = try DependencyGraph.inject()
                 try carrier.made.check("the probe a struct's factory made", tags: carrier.tag...carrier.tag)
                 try carrier.injected.check("the probe a struct's factory injected", tags: 0...3)

@@ -50,6 +50,48 @@ struct ExistentialTemplateTests {
         #expect(census.alive == 0)
     }
 
+    @Test func aSingletonByItsProtocolIsItsInstanceOnceRetained() throws {
+        let census = WeakCensus()
+        let built = Counter()
+        let container = DependencyContainer {
+            Dependency { () -> Account in
+                built.increment()
+                return census.track(Account(7))
+            }
+            .conforms(to: Named.self).conforms(to: Identified.self).conforms(to: (any Identified & Audited).self)
+            .scope(.singleton)
+        }
+        DependencyGraph.activate(container)
+        do {
+            let account: Account = try DependencyGraph.inject()
+            // The first request of each protocol makes its view; later ones read it.
+            for _ in 0..<4 {
+                #expect((try DependencyGraph.inject() as any Identified) === account)
+                #expect(((try DependencyGraph.inject() as any Named) as? Account) === account)
+                let composed: any Identified & Audited = try DependencyGraph.inject()
+                #expect(composed === account)
+                #expect(composed.audit() == "audited 7")
+            }
+        }
+        #expect(built.value == 1)
+        #expect(census.alive == 1, "the graph keeps its singleton")
+        DependencyGraph.deactivate(container)
+        #expect(census.alive == 0, "and nothing else holds it once it lets it go")
+    }
+
+    @Test func aSingletonOfASubclassByItsProtocolComesFromItsView() throws {
+        // Registered as `Animal`, made as `Dog`: the template learnt is `Dog`'s, not the
+        // registered class's, so the view answers.
+        DependencyGraph.activate(
+            DependencyContainer { Dependency { () -> Animal in Dog() }.conforms(to: Named.self).scope(.singleton) })
+        let first: any Named = try DependencyGraph.inject()
+        for _ in 0..<3 {
+            let again: any Named = try DependencyGraph.inject()
+            #expect(again.name == "woof")
+            #expect((again as? Dog) === (first as? Dog))
+        }
+    }
+
     @Test func anOpaqueProtocolKeepsTheInstanceInItsBuffer() throws {
         let serial = Counter()
         DependencyGraph.activate(
