@@ -110,7 +110,7 @@ extension DependencyGraph {
     @usableFromInline
     static func endValueBuild(failing error: any Error) -> any Error {
         ThreadState.unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            GraphEngine.leaveValueBuild(failing: error, $0)
+            GraphEngine.endValueBuild(failing: error, $0)
         }
     }
 

@@ -1,5 +1,6 @@
 /// Transient values built without a box: written into the caller's memory, or made by the
-/// caller's own code between `enterValueBuild` and `DependencyGraph.endValueBuild()`.
+/// caller's own code between `enterValueBuild` and `DependencyGraph.endValueBuild()`
+/// (`endValueBuild(failing:_:)` when it throws).
 extension GraphEngine {
     /// Builds a new value of a registration in the `.instance` scope that takes no
     /// parameters, written into `destination` (see `RegistrationRecord.writeValue(into:)`)
@@ -25,8 +26,8 @@ extension GraphEngine {
 
     /// Ends a build `enterValueBuild` started whose factory threw, and returns the error to
     /// throw, as a build the engine runs itself reports it (see `withFrame`).
-    static func leaveValueBuild(failing error: any Error, _ state: ThreadState) -> any Error {
-        let failure = failure(error, of: state.frames[state.frames.count - 1].entry.record, state)
+    static func endValueBuild(failing error: any Error, _ state: ThreadState) -> any Error {
+        let failure = failure(error, of: state.frames.last!.entry.record, state)
         state.popFrame()
         return failure
     }
