@@ -55,7 +55,7 @@ class Probe: @unchecked Sendable {
 }
 
 final class Svc: Probe, @unchecked Sendable {}
-final class Managed: Probe, @unchecked Sendable {}
+final class Managed: Probe, Service, @unchecked Sendable {}
 final class Keyed: Probe, @unchecked Sendable {}
 final class Counted: Probe, @unchecked Sendable {}
 final class Overloaded: Probe, @unchecked Sendable {}

@@ -82,18 +82,24 @@ enum Scenarios {
     /// A managed scope reset in a loop while other threads inject its instance.
     static let managedReset = Scenario(
         name: "managed-reset",
-        summary: "a managed scope reset by 2 threads while 2 inject its instance, alone and as an array"
+        summary: "a managed scope reset by 2 threads while 2 inject its instance, alone, by its protocol and as an array"
     ) { runner in
         let census = Census()
         let signal = ResetSignal()
         DependencyGraph.activate(
             DependencyContainer {
-                Dependency { Managed(tag: 1, census: census) }.scope(.managed(by: signal.subject))
+                Dependency { Managed(tag: 1, census: census) }.conforms(to: (any Service).self).scope(.managed(by: signal.subject))
             })
         let reset: Runner.Step = { _ in signal.send() }
         let inject: Runner.Step = { _ in
             let managed: Managed = try DependencyGraph.inject()
             try managed.check("inject(byType: Managed.self)", tags: 1...1)
+            // By its protocol: the instance itself, read as `managed` was and presented from
+            // a template, which a reset may release at any moment.
+            guard let service = try DependencyGraph.inject() as any Service as? Managed else {
+                throw StressFailure("inject() as any Service is not the managed probe")
+            }
+            try service.check("inject() as any Service", tags: 1...1)
             for managed in try DependencyGraph.inject() as [Managed] { try managed.check("an element of [Managed]", tags: 1...1) }
         }
         return runThenRelease(runner, [("reset", reset), ("reset", reset), ("inject", inject), ("inject", inject)], census)
@@ -103,7 +109,8 @@ enum Scenarios {
     /// container holding a named singleton is deactivated and activated again.
     static let releaseInstances = Scenario(
         name: "release-instances",
-        summary: "releaseInstances() in a loop and a container swapped while 3 threads inject stored instances"
+        summary: "releaseInstances() in a loop and a container swapped while 3 threads inject stored instances "
+            + "and a transient by its protocol"
     ) { runner in
         let census = Census()
         let signal = ResetSignal()
@@ -113,6 +120,7 @@ enum Scenarios {
                 Dependency { Managed(tag: 2, census: census) }.scope(.managed(by: signal.subject))
                 Dependency(named: "shared") { Svc(tag: 3, census: census) }.scope(.shared)
                 Dependency { (key: Int) in Keyed(tag: key, census: census) }.scope(.singleton)
+                Dependency { Conforming(tag: 5, census: census) }.conforms(to: (any Service).self).scope(.instance)
             })
         let swapped = DependencyContainer {
             Dependency(named: "swapped") { Svc(tag: 4, census: census) }.scope(.singleton)
@@ -132,6 +140,11 @@ enum Scenarios {
             let key = Int.random(in: 0..<4, using: &random)
             let keyed: Keyed = try DependencyGraph.inject(byType: Keyed.self, key)
             try keyed.check("the singleton for \(key)", tags: key...key)
+            // A transient by its protocol, written into the caller's existential.
+            guard let conforming = try DependencyGraph.inject() as any Service as? Conforming else {
+                throw StressFailure("inject() as any Service is not a new Conforming")
+            }
+            try conforming.check("the transient by its protocol", tags: 5...5)
             if let named: Svc = try? DependencyGraph.inject(byName: "swapped") {
                 try named.check("the swapped named singleton", tags: 4...4)
             }

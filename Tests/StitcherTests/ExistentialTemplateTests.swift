@@ -79,9 +79,9 @@ struct ExistentialTemplateTests {
         #expect(census.alive == 0, "and nothing else holds it once it lets it go")
     }
 
-    @Test func aSingletonOfASubclassByItsProtocolComesFromItsView() throws {
-        // Registered as `Animal`, made as `Dog`: the template learnt is `Dog`'s, not the
-        // registered class's, so the view answers.
+    @Test func aSingletonOfASubclassByItsProtocolIsPresentedAsItsOwnClass() throws {
+        // Registered as `Animal`, made as `Dog`: the template learnt (and verified when the
+        // view is made) is `Dog`'s, looked up by the instance's class, not the registered one.
         DependencyGraph.activate(
             DependencyContainer { Dependency { () -> Animal in Dog() }.conforms(to: Named.self).scope(.singleton) })
         let first: any Named = try DependencyGraph.inject()

@@ -17,8 +17,9 @@ package enum ValueLayout {
     /// Whether a value of the type `type` may be a value type's value: true but for a
     /// class-bound existential (`any P` where `P: AnyObject`), which holds an object only.
     /// Read inline from the type's metadata by the injecting code, to send a request for a
-    /// class-bound protocol the way a class's request goes, which costs it nothing for the
-    /// value path (`DependencyGraph.injectValue(byType:)`).
+    /// class-bound protocol its own way (`DependencyGraph.injectClassBound(byType:)`, which
+    /// answers objects only), without the value path's tests
+    /// (`DependencyGraph.injectValue(byType:)`).
     ///
     /// Only a choice of path, never of memory: either answer is correct for any type (a
     /// wrong one costs time), so the metadata is read without the checks a layout that

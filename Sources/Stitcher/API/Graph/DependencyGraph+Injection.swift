@@ -75,6 +75,35 @@ extension DependencyGraph {
         }
     }
 
+    /// `directObject(ofType:_:)` for a class-bound protocol: the answer with, when the
+    /// instance's class has one, the template presenting it as the protocol (see
+    /// `GraphEngine.directAnswer(ofClassBound:_:)`).
+    @usableFromInline
+    static func directAnswer(ofClassBound id: ObjectIdentifier) throws -> ClassBoundAnswer? {
+        try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1) }
+    }
+
+    /// `inject(byType:arguments:)` without parameters for a class-bound protocol `D`: a
+    /// class's instance (a singleton's or a new one) is written into the existential from
+    /// the template the engine found for its class, taking over the reference the engine
+    /// counted, with no view between them; any other answer is turned into a `D` as a
+    /// class's is (`directValue(_:as:)`); the general path when there is no direct answer.
+    @inlinable
+    static func injectClassBound<D>(byType _: D.Type) throws -> D {
+        guard let answer = try directAnswer(ofClassBound: ObjectIdentifier(D.self)) else {
+            return try resolve(byType: D.self, arguments: .none)
+        }
+        guard let template = answer.template else {
+            return directValue(Unmanaged<AnyObject>.fromOpaque(answer.reference).takeRetainedValue(), as: D.self)
+        }
+        return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
+            let existential = buffer.baseAddress!
+            ExistentialTemplates.present(
+                answer.reference, from: template, into: UnsafeMutableRawPointer(existential), size: MemoryLayout<D>.size)
+            return existential.move()
+        }
+    }
+
     /// What `directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
     /// with (an object's address, whose low bit is clear), to tell it from an object.
     @inlinable @inline(__always)
@@ -173,13 +202,14 @@ extension DependencyGraph {
     }
 
     /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
-    /// the cast is specialized away in the caller's module; for a class (or a class-bound
-    /// protocol), the value path's test folds away or costs one metadata read.
+    /// the cast is specialized away in the caller's module: for a class, the tests for a
+    /// value or a protocol fold away; for a protocol, one metadata read chooses between the
+    /// value path and the class-bound one.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
         // A value with parameters is answered boxed, as a class is: only one without is written in place.
-        if arguments.isEmpty, !(D.self is AnyClass), ValueLayout.mayHoldValues(D.self) {
-            return try injectValue(byType: D.self)
+        if arguments.isEmpty, !(D.self is AnyClass) {
+            return try ValueLayout.mayHoldValues(D.self) ? injectValue(byType: D.self) : injectClassBound(byType: D.self)
         }
         // One call: `isEmpty` is a constant where this is inlined.
         let id = ObjectIdentifier(D.self)

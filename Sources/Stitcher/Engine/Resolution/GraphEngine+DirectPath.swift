@@ -164,7 +164,7 @@ extension GraphEngine {
     /// Runs `body` with the thread's cached snapshot when it is current, without touching
     /// reference counts; nil when it is not current.
     @inline(__always)
-    private func withCurrentSnapshot<R>(_ state: ThreadState, _ body: (IndexSnapshot) throws -> R?) rethrows -> R? {
+    func withCurrentSnapshot<R>(_ state: ThreadState, _ body: (IndexSnapshot) throws -> R?) rethrows -> R? {
         guard state.generation == publishedGeneration.load(ordering: .acquiring),
             let snapshot = state.unretainedSnapshot
         else { return nil }
@@ -172,7 +172,7 @@ extension GraphEngine {
     }
 
     @inline(__always)
-    private func object(
+    func object(
         for lookup: DirectLookup, as id: ObjectIdentifier, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject? {
         guard let unretained = lookup.entry else { return nil }
@@ -253,7 +253,16 @@ extension GraphEngine {
     /// is requested as one.
     @inline(never)
     private func presentedView(of entry: IndexEntry, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
-        try entry.publish(view: view(of: instance(of: entry, .none, state), of: entry.record, as: id))
+        let record = entry.record
+        let instance = try instance(of: entry, .none, state)
+        let view = try view(of: instance, of: record, as: id)
+        // A second cast verifies the template the first learnt (`ExistentialTemplates`), so
+        // that later requests present the instance itself (`presentedInstance`): a view is
+        // made once, where a transient's repeated casts verify its template.
+        if record.storesObjects, ExistentialTemplates.verifiedTemplate(presenting: instance, as: id) == nil {
+            _ = try self.view(of: instance, of: record, as: id)
+        }
+        return entry.publish(view: view)
     }
 
     /// The answer of a lookup of a view kind: the singleton's view, made the first time, or
@@ -280,7 +289,7 @@ extension GraphEngine {
     ///
     /// - Throws: ``InjectionError/mismatchedDependencyType(_:expected:)`` when it does not
     ///   conform, as the general path would.
-    private func view(of instance: AnyObject, of record: RegistrationRecord, as id: ObjectIdentifier) throws -> AnyObject {
+    func view(of instance: AnyObject, of record: RegistrationRecord, as id: ObjectIdentifier) throws -> AnyObject {
         guard case .type(let types) = record.locator.kind, let alias = types.alias(id), let make = alias.view else {
             preconditionFailure("a view kind is given only to an alias with a view")
         }

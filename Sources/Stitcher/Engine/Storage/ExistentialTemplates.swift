@@ -43,7 +43,7 @@ enum ExistentialTemplates {
     // state (an atomic word, `State`), how many leading bytes hold the instance (`held`: a
     // class's reference, or a value's inline buffer), then the existential's bytes with
     // those zeroed.
-    private static let headerSize = 5 * MemoryLayout<UInt>.stride
+    @inlinable static var headerSize: Int { 5 * MemoryLayout<UInt>.stride }
     /// The bytes of an opaque existential's inline buffer, where a value stored inline lies.
     static let valueBufferSize = 3 * MemoryLayout<UInt>.stride
 
@@ -116,6 +116,43 @@ enum ExistentialTemplates {
             template.load(fromByteOffset: 4 * MemoryLayout<UInt>.stride, as: Int.self) == MemoryLayout<UInt>.size
         else { preconditionFailure("an instance is presented through a template only when one is verified") }
         destination.copyMemory(from: template + headerSize, byteCount: size)
+    }
+
+    /// The verified template presenting `object`'s class as the existential `id`, whose
+    /// first word holds the reference (not a box): for ``present(_:from:into:size:)``; nil
+    /// when none is kept, verified, of that form.
+    @inline(__always)
+    static func verifiedTemplate(presenting object: AnyObject, as id: ObjectIdentifier) -> UnsafeRawPointer? {
+        guard let template = template(id, for: object), isVerified(template),
+            template.load(fromByteOffset: 4 * MemoryLayout<UInt>.stride, as: Int.self) == MemoryLayout<UInt>.size
+        else { return nil }
+        return UnsafeRawPointer(template)
+    }
+
+    /// Writes the existential `template` (from ``verifiedTemplate(presenting:as:)`` for the
+    /// existential whose size is `size`) holding `reference`, a retained object's address,
+    /// into `destination` (memory for one), taking over the reference. The template's size
+    /// is checked against `size`: it was learnt from a cast to that same type.
+    @inlinable @inline(__always)
+    static func present(
+        _ reference: UnsafeMutableRawPointer, from template: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, size: Int
+    ) {
+        precondition(bytes(of: template) == size, "a template is used only for the existential it was learnt from")
+        destination.storeBytes(of: reference, as: UnsafeMutableRawPointer.self)
+        // Word by word: after the reference, metadata and witness-table pointers (a
+        // class-bound existential is whole words).
+        var offset = MemoryLayout<UInt>.size
+        while offset < size {
+            destination.storeBytes(
+                of: template.load(fromByteOffset: headerSize + offset, as: UInt.self), toByteOffset: offset, as: UInt.self)
+            offset += MemoryLayout<UInt>.size
+        }
+    }
+
+    /// The size of the existential `template` was learnt from.
+    @usableFromInline @inline(__always)
+    static func bytes(of template: UnsafeRawPointer) -> Int {
+        template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self)
     }
 
     /// Writes the template of values of the type `type` presented as the existential `id`
