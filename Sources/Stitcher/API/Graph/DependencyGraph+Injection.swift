@@ -195,8 +195,6 @@ extension DependencyGraph {
         return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
             let existential = UnsafeMutableRawPointer(buffer.baseAddress!)
             ExistentialTemplates.present(object, as: ObjectIdentifier(D.self), into: existential, size: MemoryLayout<D>.size)
-            // Stored here, where the reference's retain meets the caller's release of it.
-            existential.initializeMemory(as: AnyObject.self, to: object)
             return buffer.baseAddress!.move()
         }
     }

@@ -103,19 +103,18 @@ enum ExistentialTemplates {
     /// ``present(_:as:into:size:)``.
     @inline(__always)
     static func presents(_ object: AnyObject, as id: ObjectIdentifier) -> Bool {
-        template(id, for: object).map(isVerified) ?? false
+        verifiedTemplate(presenting: object, as: id) != nil
     }
 
-    /// Writes the template of `object` presented as the existential `id` (`size` bytes) into
-    /// `destination`, whose first word the caller then initializes with `object`; the engine
-    /// has checked ``presents(_:as:)``.
+    /// Writes `object`, retained, presented as the existential `id` (`size` bytes), into
+    /// `destination` (see ``present(_:from:into:size:)``); the engine has checked
+    /// ``presents(_:as:)``.
     @usableFromInline
     static func present(_ object: AnyObject, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer, size: Int) {
-        guard let template = template(id, for: object), isVerified(template),
-            template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self) == size,
-            template.load(fromByteOffset: 4 * MemoryLayout<UInt>.stride, as: Int.self) == MemoryLayout<UInt>.size
-        else { preconditionFailure("an instance is presented through a template only when one is verified") }
-        destination.copyMemory(from: template + headerSize, byteCount: size)
+        guard let template = verifiedTemplate(presenting: object, as: id) else {
+            preconditionFailure("an instance is presented through a template only when one is verified")
+        }
+        present(Unmanaged.passRetained(object).toOpaque(), from: template, into: destination, size: size)
     }
 
     /// The verified template presenting `object`'s class as the existential `id`, whose
