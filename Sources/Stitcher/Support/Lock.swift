@@ -70,6 +70,12 @@ final class Lock: @unchecked Sendable {
     /// Waits for `broadcast()`; the caller must hold the lock and re-check its predicate.
     func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// `wait()` until the realtime clock reads `deadline`; false once it has passed.
+    func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
     /// Wakes every thread in `wait()`; the caller must hold the lock.
     func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -48,11 +48,26 @@ public enum DependencyGraph {
     }
 
     /// Deactivates a container, releasing the instances the graph stored for it.
+    ///
+    /// Returns once those instances are released: also the ones a change made just before
+    /// on another thread (such as the rebuild of an invalidated container) was still
+    /// releasing, waited for up to 2 seconds. Instances held elsewhere live on with their
+    /// holders.
+    ///
+    /// ```swift
+    /// DependencyGraph.deactivate(sessionContainer)   // the session's singletons are gone
+    /// ```
     public static func deactivate(_ container: DependencyContainer) {
         GraphContext.current.deactivate(container)
     }
 
-    /// Deactivates every active container.
+    /// Deactivates every active container, releasing the instances the graph stored.
+    ///
+    /// Returns once those instances are released, as ``deactivate(_:)`` does.
+    ///
+    /// ```swift
+    /// DependencyGraph.deactivateAll()
+    /// ```
     public static func deactivateAll() {
         GraphContext.current.deactivateAll()
     }
@@ -67,7 +82,7 @@ public enum DependencyGraph {
     ///
     /// Eager dependencies are not rebuilt until injected. Instances held elsewhere live on
     /// with their holders; the graph forgets them at once, also when an idle thread last
-    /// resolved them.
+    /// resolved them. Returns once they are released, as ``deactivate(_:)`` does.
     ///
     /// ```swift
     /// DependencyGraph.releaseInstances()   // for example when the user signs out

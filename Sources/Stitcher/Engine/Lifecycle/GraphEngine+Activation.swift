@@ -51,7 +51,7 @@ extension GraphEngine {
 
     /// Deactivates `container`, releasing every instance it stored.
     func deactivate(_ container: DependencyContainer) {
-        let removed: ActiveContainer? = mutate { leftovers in
+        let removed: ActiveContainer? = mutate(lettingGo: true) { leftovers in
             guard let index = active.firstIndex(where: { $0.container === container }) else { return nil }
             invalidated[ObjectIdentifier(container)] = nil
             let removed = active.remove(at: index)
@@ -66,7 +66,7 @@ extension GraphEngine {
 
     /// Deactivates every active container.
     func deactivateAll() {
-        let removed: [ActiveContainer] = mutate { leftovers in
+        let removed: [ActiveContainer] = mutate(lettingGo: true) { leftovers in
             let removed = active
             active.removeAll()
             invalidated.removeAll()
@@ -80,7 +80,7 @@ extension GraphEngine {
 
     /// Gives a managed registration a fresh entry, so its next injection builds a new instance.
     func resetManagedScope(of identity: IdentityKey, in record: ActiveContainer) {
-        let changed: Bool = mutate { leftovers in
+        let changed: Bool = mutate(lettingGo: true) { leftovers in
             guard active.contains(where: { $0 === record }),
                 let old = record.renewEntry(for: identity)
             else { return false }
@@ -95,7 +95,7 @@ extension GraphEngine {
     /// instances gets a fresh entry, and the old ones retire (releasing their instances at
     /// once, whatever idle threads still cache them).
     func releaseInstances() {
-        let changed: Bool = mutate { leftovers in
+        let changed: Bool = mutate(lettingGo: true) { leftovers in
             for record in active { leftovers.retiring += record.renewStoringEntries() }
             guard !leftovers.retiring.isEmpty else { return false }
             publishLocked(&leftovers)

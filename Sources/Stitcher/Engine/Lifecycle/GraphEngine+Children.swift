@@ -89,7 +89,7 @@ extension GraphEngine {
         deactivateAll()
         guard isChild, let parent else { return }
         parent.lock.withLock { parent.overlays.removeAll { $0 === self } }
-        mutate { leftovers in
+        mutate(lettingGo: true) { leftovers in
             parentChanged = false
             install([], &leftovers)
         }

@@ -58,6 +58,8 @@ final class GraphEngine: @unchecked Sendable {
     let isChild: Bool
     /// Scope graphs layered over this one, told when it publishes a new index.
     var overlays: [GraphEngine] = []
+    /// The retirements of this graph's changes still under way (see `mutate`).
+    let retirements = RetirementTickets()
     /// Whether the parent published an index this graph has not merged yet.
     var parentChanged = false
     /// The entries made for decorations, by what they decorate: kept across publications so
@@ -155,6 +157,8 @@ final class GraphEngine: @unchecked Sendable {
         /// The arrays kept for the replaced index (`ElementArrays`), unpublished: retired
         /// through the hazard domain with the entries.
         var unpublished: [Unmanaged<AnyObject>] = []
+
+        var isEmpty: Bool { garbage.isEmpty && retiring.isEmpty && unpublished.isEmpty }
     }
 
     /// Runs a mutation of the graph's state under `lock`.
@@ -163,12 +167,20 @@ final class GraphEngine: @unchecked Sendable {
     /// is dropped, so that deinitializers of user instances never run under it. The calling
     /// thread's snapshot cache is refreshed at once, so the old snapshot is not kept alive by
     /// the thread that changed the graph.
-    func mutate<R>(_ body: (inout Leftovers) -> R) -> R {
+    ///
+    /// - Parameter lettingGo: whether the change lets instances go (a deactivation, a reset,
+    ///   `releaseInstances()`): it then returns only once the changes made before it have
+    ///   released what they replaced too (see `RetirementTickets`).
+    func mutate<R>(lettingGo: Bool = false, _ body: (inout Leftovers) -> R) -> R {
         defaults?.activateIfNeeded(in: self)
         // An overlay publishes the parent's entries: current ones.
         parent?.refreshIfStale()
         var leftovers = Leftovers()
-        let (result, overlays) = lock.withLock { (body(&leftovers), self.overlays) }
+        let (result, overlays, ticket, bound) = lock.withLock {
+            let result = body(&leftovers)
+            let ticket = leftovers.isEmpty ? nil : retirements.take()
+            return (result, self.overlays, ticket, retirements.bound)
+        }
         for overlay in overlays { overlay.parentDidPublish() }
         let cache = ThreadState.current
         let snapshot = lock.withLock { current }
@@ -176,8 +188,16 @@ final class GraphEngine: @unchecked Sendable {
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         withExtendedLifetime(previous) {}
-        Self.retire(leftovers.retiring, with: leftovers.unpublished)
-        leftovers.garbage.removeAll()
+        if let ticket {
+            // Deinitializers run from here; one that lets instances go must not wait for
+            // this thread's own retirement.
+            cache.retirementsInProgress += 1
+            Self.retire(leftovers.retiring, with: leftovers.unpublished)
+            leftovers.garbage.removeAll()
+            cache.retirementsInProgress -= 1
+            retirements.release(ticket)
+        }
+        if lettingGo, cache.retirementsInProgress == 0 { retirements.waitForRetirements(before: bound) }
         return result
     }
 

@@ -76,6 +76,10 @@ final class ThreadState {
     /// Serial numbers for the index entries this thread makes (see `nextEntrySerial()`).
     @exclusivity(unchecked) private var entrySerials = NumberBlock()
     private static let entrySerialBlocks = ManagedAtomic<Int>(0)
+    /// How many graph changes on this thread are releasing what they replaced (see
+    /// `GraphEngine.mutate`): a deinitializer they run that lets instances go must not wait
+    /// for them.
+    @exclusivity(unchecked) var retirementsInProgress = 0
 
     deinit {
         frames.deallocate()
