@@ -155,7 +155,7 @@ func printShapes() throws {
         baseline: { consume(madeValueClosure()) }, stitcher: { consume(try DependencyGraph.inject() as any ShapeMadeValue) })
     try compare(
         "optional request of a singleton (stored closure)", burst: 20_000,
-        baseline: { optionalClosure()! }, stitcher: { (try DependencyGraph.inject() as ShapeOptional?)! })
+        baseline: { optionalClosure() ?? sentinel }, stitcher: { try DependencyGraph.inject() as ShapeOptional? ?? sentinel })
     try compare(
         "with and without a parameter, injected without (initializer)", burst: 20_000,
         baseline: { ShapeWidget() }, stitcher: { try DependencyGraph.inject() as ShapeWidget })
