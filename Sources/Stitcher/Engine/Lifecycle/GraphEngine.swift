@@ -14,8 +14,9 @@ import OpenCombine
 /// to the current task (`GraphContext`). All mutation happens under `lock`, which is never
 /// held while user code runs.
 ///
-/// The engine is split by responsibility: this file publishes index snapshots and retires
-/// what a mutation replaced; `+Activation` and `+Invalidation` change the active
+/// The engine is split by responsibility: this file publishes index snapshots; `+Changes`
+/// runs a change under the lock and retires what it replaced; `+Activation` and
+/// `+Invalidation` change the active
 /// containers; `+Overlays` layers scope graphs over this one; resolution lives in
 /// `Engine/Resolution`, where `+Instances` is the one place that decides how an instance
 /// is reached.
@@ -145,72 +146,6 @@ final class GraphEngine: @unchecked Sendable {
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         return snapshot
-    }
-
-    /// What a mutation of the graph leaves behind, dealt with after the lock is dropped.
-    struct Leftovers {
-        /// What the mutation replaced (snapshots, entries, records), released last.
-        var garbage: [Any] = []
-        /// Entries that left the graph: their instances are released now, whichever threads
-        /// still cache a snapshot that holds the entries themselves.
-        var retiring: [IndexEntry] = []
-        /// The arrays kept for the replaced index (`ElementArrays`), unpublished: retired
-        /// through the hazard domain with the entries.
-        var unpublished: [Unmanaged<AnyObject>] = []
-
-        var isEmpty: Bool { garbage.isEmpty && retiring.isEmpty && unpublished.isEmpty }
-    }
-
-    /// Runs a mutation of the graph's state under `lock`.
-    ///
-    /// Whatever the mutation replaces goes into its leftovers and is released after the lock
-    /// is dropped, so that deinitializers of user instances never run under it. The calling
-    /// thread's snapshot cache is refreshed at once, so the old snapshot is not kept alive by
-    /// the thread that changed the graph.
-    ///
-    /// - Parameter lettingGo: whether the change lets instances go (a deactivation, a reset,
-    ///   `releaseInstances()`): it then returns only once the changes made before it have
-    ///   released what they replaced too (see `RetirementTickets`).
-    func mutate<R>(lettingGo: Bool = false, _ body: (inout Leftovers) -> R) -> R {
-        defaults?.activateIfNeeded(in: self)
-        // An overlay publishes the parent's entries: current ones.
-        parent?.refreshIfStale()
-        var leftovers = Leftovers()
-        let (result, overlays, ticket, bound) = lock.withLock {
-            let result = body(&leftovers)
-            let ticket = leftovers.isEmpty ? nil : retirements.take()
-            return (result, self.overlays, ticket, retirements.bound)
-        }
-        for overlay in overlays { overlay.parentDidPublish() }
-        let cache = ThreadState.current
-        let snapshot = lock.withLock { current }
-        let previous = cache.snapshot
-        cache.generation = snapshot.generation
-        cache.snapshot = snapshot
-        withExtendedLifetime(previous) {}
-        if let ticket {
-            // Deinitializers run from here; one that lets instances go must not wait for
-            // this thread's own retirement.
-            cache.retirementsInProgress += 1
-            Self.retire(leftovers.retiring, with: leftovers.unpublished)
-            leftovers.garbage.removeAll()
-            cache.retirementsInProgress -= 1
-            retirements.release(ticket)
-        }
-        if lettingGo, cache.retirementsInProgress == 0 { retirements.waitForRetirements(before: bound) }
-        return result
-    }
-
-    /// Detaches and releases the instances of entries that left the graph, with `unpublished`
-    /// (kept arrays a change unpublished): one barrier for all the objects that lock-free
-    /// readers may be following.
-    static func retire(_ entries: [IndexEntry], with unpublished: [Unmanaged<AnyObject>] = []) {
-        var unpublished = unpublished
-        if entries.isEmpty, unpublished.isEmpty { return }
-        var released: [Any] = []
-        for entry in entries { entry.retire(unpublished: &unpublished, released: &released) }
-        runtime.hazards.retire(unpublished)
-        released.removeAll()
     }
 
     /// Rebuilds the index from the active containers and publishes it. Caller holds `lock`.
