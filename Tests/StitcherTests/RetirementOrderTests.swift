@@ -84,7 +84,7 @@ private final class Plain: Sendable {}
         proceed.signal()
         #expect(finished.wait(timeout: .now() + 30) == .success)
         #expect(events.all == ["released", "deactivated"])
-        #expect(graph.graph.retirements.waitsCutShort == 0)
+        #expect(graph.graph.lock.withLock { graph.graph.retirements.waitsCutShort } == 0)
     }
 
     @Test func aDeinitializerThatDeactivatesDoesNotWaitForItsOwnRetirement() throws {
@@ -104,20 +104,21 @@ private final class Plain: Sendable {}
         #expect(plain == nil)
         // Had the inner deactivation waited for the outer one's retirement, in which it
         // runs, it would have waited until the limit.
-        #expect(graph.graph.retirements.waitsCutShort == 0)
+        #expect(graph.graph.lock.withLock { graph.graph.retirements.waitsCutShort } == 0)
     }
 
     @Test func ticketsAreWaitedForOnlyWhenTakenBefore() {
-        let tickets = RetirementTickets()
+        var tickets = RetirementTickets()
         let first = tickets.take()
         let bound = tickets.bound
         let second = tickets.take()
+        #expect(tickets.isOpen(before: bound))
         tickets.release(first)
-        // The second ticket was taken after the bound: a wait for those before it returns
+        // The second ticket was taken after the bound: a wait for those before it is over
         // while the second is still out.
-        tickets.waitForRetirements(before: bound)
+        #expect(!tickets.isOpen(before: bound))
+        #expect(tickets.isOpen(before: tickets.bound))
         tickets.release(second)
-        tickets.waitForRetirements(before: tickets.bound)
-        #expect(tickets.waitsCutShort == 0)
+        #expect(!tickets.isOpen(before: tickets.bound))
     }
 }

@@ -50,9 +50,9 @@ extension GraphEngine {
             Self.retire(leftovers.retiring, with: leftovers.unpublished)
             leftovers.garbage.removeAll()
             cache.retirementsInProgress -= 1
-            retirements.release(ticket)
+            releaseRetirement(ticket)
         }
-        if lettingGo, cache.retirementsInProgress == 0 { retirements.waitForRetirements(before: bound) }
+        if lettingGo, cache.retirementsInProgress == 0 { waitForRetirements(before: bound) }
         return result
     }
 

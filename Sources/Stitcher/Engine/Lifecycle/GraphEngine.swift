@@ -16,10 +16,9 @@ import OpenCombine
 ///
 /// The engine is split by responsibility: this file publishes index snapshots; `+Changes`
 /// runs a change under the lock and retires what it replaced; `+Activation` and
-/// `+Invalidation` change the active
-/// containers; `+Overlays` layers scope graphs over this one; resolution lives in
-/// `Engine/Resolution`, where `+Instances` is the one place that decides how an instance
-/// is reached.
+/// `+Invalidation` change the active containers; `+Overlays` layers scope graphs over this
+/// one; resolution lives in `Engine/Resolution`, where `+Instances` is the one place that
+/// decides how an instance is reached.
 final class GraphEngine: @unchecked Sendable {
     let lock = Lock()
     var active: [ActiveContainer] = []
@@ -59,8 +58,9 @@ final class GraphEngine: @unchecked Sendable {
     let isChild: Bool
     /// Scope graphs layered over this one, told when it publishes a new index.
     var overlays: [GraphEngine] = []
-    /// The retirements of this graph's changes still under way (see `mutate`).
-    let retirements = RetirementTickets()
+    /// The retirements of this graph's changes still under way (see `mutate`). Guarded by
+    /// `lock`.
+    var retirements = RetirementTickets()
     /// Whether the parent published an index this graph has not merged yet.
     var parentChanged = false
     /// The entries made for decorations, by what they decorate: kept across publications so

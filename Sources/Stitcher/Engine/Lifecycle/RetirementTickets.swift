@@ -7,7 +7,8 @@ import Musl
 #endif
 
 /// The retirements of one graph still under way, so that a call that lets instances go
-/// returns only once the instances earlier changes replaced are released too.
+/// returns only once the instances earlier changes replaced are released too. Guarded by
+/// the graph's `lock`, whose condition its waits use.
 ///
 /// A change of the graph (`GraphEngine.mutate`) releases what it replaced after the graph's
 /// lock is dropped, so that no deinitializer runs under the lock. A deactivation that another
@@ -25,59 +26,70 @@ import Musl
 /// counts the retirements in progress on its thread). It is bounded (`waitLimit`) against a
 /// deinitializer on another thread that waits for the caller: past the limit the call
 /// returns, and that retirement releases its instances when it ends.
-final class RetirementTickets: @unchecked Sendable {
-    private let lock = Lock()
-    /// How many tickets were taken; the next one's number.
-    private var taken = 0
+struct RetirementTickets {
+    /// How many tickets were taken: the number below which every ticket taken so far lies
+    /// (the bound a change that lets instances go waits for).
+    private(set) var bound = 0
     /// The tickets taken and not returned, oldest first.
     private var open: [Int] = []
-
     /// How many waits ended at `waitLimit` with a retirement still under way (for tests).
-    private var cutShort = 0
+    private(set) var waitsCutShort = 0
 
     /// The longest a call that lets instances go waits for earlier retirements, in seconds.
     static let waitLimit = 2
 
-    /// A ticket for the retirement the caller is about to run, and the number that bounds
-    /// the tickets taken before it (`waitForRetirements(before:)`). Caller holds the graph's
-    /// lock, which orders the tickets as the changes.
-    func take() -> Int {
-        lock.withLock {
-            let ticket = taken
-            taken += 1
-            open.append(ticket)
-            return ticket
-        }
+    /// A ticket for the retirement the caller is about to run.
+    mutating func take() -> Int {
+        let ticket = bound
+        bound += 1
+        open.append(ticket)
+        return ticket
     }
 
-    /// The number below which every ticket was taken by a change made before now. Caller
-    /// holds the graph's lock.
-    var bound: Int { lock.withLock { taken } }
+    /// Returns `ticket`: its retirement has released what it replaced. The caller then wakes
+    /// the waiters (`Lock.broadcast()`).
+    mutating func release(_ ticket: Int) {
+        if let index = open.firstIndex(of: ticket) { open.remove(at: index) }
+    }
 
-    /// Returns `ticket`: its retirement has released what it replaced.
-    func release(_ ticket: Int) {
+    /// Whether a ticket below `bound` is still out.
+    func isOpen(before bound: Int) -> Bool {
+        guard let oldest = open.first else { return false }
+        return oldest < bound
+    }
+
+    /// The realtime clock's reading `waitLimit` from now, for `Lock.wait(until:)`.
+    static var deadline: timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        now.tv_sec += waitLimit
+        return now
+    }
+
+    mutating func countCutShort() { waitsCutShort += 1 }
+}
+
+extension GraphEngine {
+    /// Returns a ticket `mutate` took, and wakes the changes waiting for it.
+    func releaseRetirement(_ ticket: Int) {
         lock.withLock {
-            if let index = open.firstIndex(of: ticket) { open.remove(at: index) }
+            retirements.release(ticket)
             lock.broadcast()
         }
     }
 
-    /// Waits until every ticket below `bound` is returned, or `waitLimit` has passed.
+    /// Waits until every retirement whose ticket lies below `bound` is done, or
+    /// `RetirementTickets.waitLimit` has passed.
     func waitForRetirements(before bound: Int) {
         lock.withLock {
-            guard let oldest = open.first, oldest < bound else { return }
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            deadline.tv_sec += Self.waitLimit
-            while let oldest = open.first, oldest < bound {
+            guard retirements.isOpen(before: bound) else { return }
+            let deadline = RetirementTickets.deadline
+            while retirements.isOpen(before: bound) {
                 if !lock.wait(until: deadline) {
-                    cutShort += 1
+                    retirements.countCutShort()
                     return
                 }
             }
         }
     }
-
-    /// How many waits ended at `waitLimit` with a retirement still under way.
-    var waitsCutShort: Int { lock.withLock { cutShort } }
 }
