@@ -144,9 +144,18 @@ final class ThreadState {
         if frames.isEmpty { endResolution() }
     }
 
-    /// Forgets what the outermost resolution that just ended kept.
+    /// Forgets what the outermost resolution that just ended kept. Most kept nothing: the
+    /// checks are inlined and the releases are not, so that the frame's pop stays small
+    /// enough to be inlined where a value's build ends (`DependencyGraph.endValueBuild()`).
     @inline(__always)
     func endResolution() {
+        if inherited != nil || resolutionTaskScope != nil || chain != nil || !supersededDuringResolution.isEmpty {
+            forgetResolution()
+        }
+    }
+
+    @inline(never)
+    private func forgetResolution() {
         if inherited != nil { inherited = nil }
         if resolutionTaskScope != nil { resolutionTaskScope = nil }
         if chain != nil { chain = nil }
