@@ -31,28 +31,27 @@ extension GraphEngine {
         // An overlay publishes the parent's entries: current ones.
         parent?.refreshIfStale()
         var leftovers = Leftovers()
-        let (result, overlays, ticket, bound) = lock.withLock {
+        let (result, overlays, snapshot, ticket, bound) = lock.withLock {
             let result = body(&leftovers)
             let ticket = leftovers.isEmpty ? nil : retirements.take()
-            return (result, self.overlays, ticket, retirements.bound)
+            return (result, self.overlays, current, ticket, retirements.bound)
         }
         for overlay in overlays { overlay.parentDidPublish() }
         let cache = ThreadState.current
-        let snapshot = lock.withLock { current }
         let previous = cache.snapshot
         cache.generation = snapshot.generation
         cache.snapshot = snapshot
         withExtendedLifetime(previous) {}
-        if let ticket {
+        if ticket != nil {
             // Deinitializers run from here; one that lets instances go must not wait for
             // this thread's own retirement.
             cache.retirementsInProgress += 1
             Self.retire(leftovers.retiring, with: leftovers.unpublished)
             leftovers.garbage.removeAll()
             cache.retirementsInProgress -= 1
-            releaseRetirement(ticket)
         }
-        if lettingGo, cache.retirementsInProgress == 0 { waitForRetirements(before: bound) }
+        let waits = lettingGo && cache.retirementsInProgress == 0
+        if ticket != nil || waits { endRetirement(ticket, waitingBefore: waits ? bound : nil) }
         return result
     }
 

@@ -33,7 +33,7 @@ struct RetirementTickets {
     /// The tickets taken and not returned, oldest first.
     private var open: [Int] = []
     /// How many waits ended at `waitLimit` with a retirement still under way (for tests).
-    private(set) var waitsCutShort = 0
+    var waitsCutShort = 0
 
     /// The longest a call that lets instances go waits for earlier retirements, in seconds.
     static let waitLimit = 2
@@ -65,28 +65,23 @@ struct RetirementTickets {
         now.tv_sec += waitLimit
         return now
     }
-
-    mutating func countCutShort() { waitsCutShort += 1 }
 }
 
 extension GraphEngine {
-    /// Returns a ticket `mutate` took, and wakes the changes waiting for it.
-    func releaseRetirement(_ ticket: Int) {
+    /// Returns `ticket`, the one `mutate` took for its retirement, waking the changes that
+    /// wait for it; then, given a `bound`, waits until every retirement whose ticket lies
+    /// below it is done, or `RetirementTickets.waitLimit` has passed. One lock section.
+    func endRetirement(_ ticket: Int?, waitingBefore bound: Int?) {
         lock.withLock {
-            retirements.release(ticket)
-            lock.broadcast()
-        }
-    }
-
-    /// Waits until every retirement whose ticket lies below `bound` is done, or
-    /// `RetirementTickets.waitLimit` has passed.
-    func waitForRetirements(before bound: Int) {
-        lock.withLock {
-            guard retirements.isOpen(before: bound) else { return }
+            if let ticket {
+                retirements.release(ticket)
+                lock.broadcast()
+            }
+            guard let bound, retirements.isOpen(before: bound) else { return }
             let deadline = RetirementTickets.deadline
             while retirements.isOpen(before: bound) {
                 if !lock.wait(until: deadline) {
-                    retirements.countCutShort()
+                    retirements.waitsCutShort += 1
                     return
                 }
             }

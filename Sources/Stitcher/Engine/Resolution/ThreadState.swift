@@ -156,10 +156,10 @@ final class ThreadState {
 
     @inline(never)
     private func forgetResolution() {
-        if inherited != nil { inherited = nil }
-        if resolutionTaskScope != nil { resolutionTaskScope = nil }
-        if chain != nil { chain = nil }
-        if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
+        inherited = nil
+        resolutionTaskScope = nil
+        chain = nil
+        supersededDuringResolution.removeAll()
     }
 
     /// The dependency scope bound to the running task, as `read` tells it, read once for
