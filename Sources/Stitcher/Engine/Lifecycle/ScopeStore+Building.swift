@@ -7,7 +7,7 @@ extension ScopeStore: BuildSite {
     /// the build to wait for, or a slot free to claim by a resolution that may not.
     private enum SlotClaim {
         case built(AnyObject)
-        case claimed(Int, by: ResolutionChain)
+        case claimed(Int, by: Unmanaged<ResolutionChain>)
         case wait(for: ResolutionChain)
         case notClaimed
     }
@@ -50,10 +50,10 @@ extension ScopeStore: BuildSite {
         /// The instance, built already.
         case built(AnyObject)
         /// The slot, claimed by the resolution asking (`chain`): it builds the instance and
-        /// completes the claim (`finish(_:for:make:)`). The chain is unretained: the asking
-        /// thread's state holds it for the whole build (as its spare chain, for an
-        /// outermost resolution, or as the chain of its first frame), and the slot until the
-        /// claim completes (`GraphEngine.buildClaimed`).
+        /// completes the claim (`finish(_:for:make:)`). The chain is unretained, as the
+        /// slot's `builder` is: the asking thread's state holds it for the whole build (as its
+        /// spare chain, for an outermost resolution, or as the chain of its first frame; see
+        /// `GraphEngine.buildClaimed`).
         case claimed((index: Int, sharedWithTasks: Bool), chain: Unmanaged<ResolutionChain>)
         /// Anything else (a build in progress or failed, the scope ended, or a resolution
         /// that may not claim here): the full path (`instance(of:…)`) decides.
@@ -67,12 +67,12 @@ extension ScopeStore: BuildSite {
     ///
     /// `chain` runs under the lock, only when the slot is free.
     @inline(__always)
-    func builtInstance(of entry: IndexEntry, claimingFor chain: () -> ResolutionChain?) -> FirstLook {
+    func builtInstance(of entry: IndexEntry, claimingFor chain: () -> Unmanaged<ResolutionChain>?) -> FirstLook {
         let locked = lockIfShared()
         defer { if locked { lock.unlock() } }
         switch claim(entry, nil, chain) {
         case .built(let instance): return .built(instance)
-        case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: .passUnretained(chain))
+        case .claimed(let index, let chain): return .claimed((index, isSharedWithTasks), chain: chain)
         case nil, .wait, .notClaimed: return .unsettled
         }
     }
@@ -98,7 +98,8 @@ extension ScopeStore: BuildSite {
         for request: BuildRequest, awaited: inout Void?, chain: ResolutionChain
     ) -> BuildStep<(index: Int, sharedWithTasks: Bool), Void> {
         request.entry._withUnsafeGuaranteedRef { entry in
-            switch claim(entry, request.key, { chain }) {
+            // The caller holds `chain` until it completes the claim (see `Slot.builder`).
+            switch claim(entry, request.key, { .passUnretained(chain) }) {
             case nil: .answer(nil)
             case .built(let instance): .answer(instance)
             case .claimed(let index, _): .build((index, isSharedWithTasks))
@@ -133,12 +134,14 @@ extension ScopeStore: BuildSite {
     /// then; nil: it may not claim), or names the build to wait for; nil once the scope has
     /// ended. The caller holds the lock, or the scope is not shared (`lockIfShared()`).
     @inline(__always)
-    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: () -> ResolutionChain?) -> SlotClaim? {
+    private func claim(_ entry: IndexEntry, _ key: ArgumentKey?, _ chain: () -> Unmanaged<ResolutionChain>?) -> SlotClaim? {
         if isClosed { return nil }
         let index = position(of: entry, key)
         if let index {
             if let instance = slots[index].instance { return .built(instance) }
-            if let builder = slots[index].builder { return .wait(for: builder) }
+            // Retained here, under the lock: its claimant may complete and let it go once
+            // the lock is released (see `Slot.builder`).
+            if let builder = slots[index].builder { return .wait(for: builder.takeUnretainedValue()) }
         }
         // A new slot, or one a failed build left empty: claimed again.
         guard let chain = chain() else { return .notClaimed }

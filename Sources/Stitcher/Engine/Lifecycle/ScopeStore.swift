@@ -39,8 +39,16 @@ final class ScopeStore: @unchecked Sendable {
         /// The parameter values; nil for a registration that takes none (most: no key to
         /// copy, compare or release).
         let key: ArgumentKey?
-        /// The resolution building the instance, while one is.
-        var builder: ResolutionChain?
+        /// The resolution building the instance, while one is; unretained.
+        ///
+        /// **Reclamation rule.** The resolution that claimed the slot holds its chain until it
+        /// completes the claim (`complete(_:with:of:)`), which clears this field under the
+        /// scope's lock (or on the opening thread, while the scope is not shared); any other
+        /// reader reads it under that lock and retains it before unlocking (`claim`). So no
+        /// reader sees the chain after its claimant let it go. A scope that ended leaves the
+        /// field set, but nothing reads the slots of an ended scope. (Retained, the chain
+        /// cost every build two reference counts.)
+        var builder: Unmanaged<ResolutionChain>?
         var instance: AnyObject?
         /// How to tear the instance down, if it asks for it, and the registration it tears
         /// down (held for the teardown and its report).
@@ -184,7 +192,7 @@ final class ScopeStore: @unchecked Sendable {
 
     /// Appends a slot claimed by `builder`; the caller holds the lock, or the scope is not
     /// shared (`lockIfShared()`).
-    func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: ResolutionChain) -> Int {
+    func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         if slots.capacity == 0 { slots.reserveCapacity(8) }
         slots.append(Slot(entry: entry.serial, key: key, builder: builder))
         let index = slots.count - 1

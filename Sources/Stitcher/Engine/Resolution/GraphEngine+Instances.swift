@@ -109,9 +109,13 @@ extension GraphEngine {
     /// The chain of the resolution asking for `entry`, a registration without parameters,
     /// when `checkCycle`'s quick answer rules a cycle out (what the full path checks before
     /// it claims); nil otherwise. An outermost resolution it lets through inherits no path.
+    ///
+    /// Unretained: the thread's state holds it for the whole build (see `buildClaimed`).
     @inline(__always)
-    private func chainIfNoCycle(to entry: IndexEntry, _ state: ThreadState) -> ResolutionChain? {
-        cycleIsRuledOut(entry, state) ? resolutionChain(inherited: nil, state) : nil
+    private func chainIfNoCycle(to entry: IndexEntry, _ state: ThreadState) -> Unmanaged<ResolutionChain>? {
+        guard cycleIsRuledOut(entry, state) else { return nil }
+        // As `resolutionChain(inherited: nil, _:)`.
+        return state.frames.isEmpty ? state.unretainedNewChain() : state.unretainedCurrentChain
     }
 
     /// Builds the instance of `entry` (without parameters) whose slot in `scope` this

@@ -180,10 +180,14 @@ final class ThreadState {
     }
 
     /// The chain of the current outermost resolution, made on first use.
-    var currentChain: ResolutionChain {
-        if let chain { return chain }
-        let chain = newChain()
-        self.chain = chain
+    var currentChain: ResolutionChain { unretainedCurrentChain.takeUnretainedValue() }
+
+    /// `currentChain` without counting a reference to it: the state holds it (`chain`)
+    /// until the resolution ends.
+    var unretainedCurrentChain: Unmanaged<ResolutionChain> {
+        if let chain = self.chain { return .passUnretained(chain) }
+        let chain = unretainedNewChain()
+        self.chain = chain.takeUnretainedValue()
         return chain
     }
 
@@ -240,9 +244,15 @@ final class ThreadState {
     /// given again instead of allocating one for every outermost build (as every request
     /// scope does for each of its instances).
     @inline(__always)
-    func newChain() -> ResolutionChain {
+    func newChain() -> ResolutionChain { unretainedNewChain().takeUnretainedValue() }
+
+    /// `newChain()` without counting a reference to it: the state holds it as its spare
+    /// chain until an outermost resolution that starts on this thread after the caller's
+    /// ends asks for one, and finds it held by something else.
+    @inline(__always)
+    func unretainedNewChain() -> Unmanaged<ResolutionChain> {
         if !isKnownUniquelyReferenced(&spareChain) { renewSpareChain() }
-        return spareChain
+        return .passUnretained(spareChain)
     }
 
     /// Makes the spare chain one that nothing else holds: the previous one again when only
