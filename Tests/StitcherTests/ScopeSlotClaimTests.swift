@@ -12,6 +12,7 @@ private final class Journal: TeardownAware, @unchecked Sendable {
     func tearDown() { tornDown.withLock { $0 += 1 } }
 }
 private struct NotYet: Error {}
+private final class Bystander: Sendable {}
 
 /// A `.scoped` registration without parameters: the first injection that finds its slot new
 /// claims it in the same lock as the read; a build in progress or failed, a possible cycle
@@ -108,6 +109,34 @@ struct ScopeSlotClaimTests {
         finished.wait()
         let error = #expect(throws: DependencyScopeError.self) { try outcome.withLock { $0 }?.get() }
         #expect(error?.reason == .scopeEnded)
+        #expect(tornDown.withLock { $0 } == 1)
+    }
+
+    @Test func aBuildWhoseRegistrationLeavesTheGraphMeanwhileIsStillKeptAndTornDown() throws {
+        // The factory deactivates its own container and makes this thread read the index
+        // again: the snapshot the build's entry came from is replaced while it runs. The
+        // instance is still kept by the scope (and torn down at its end), with the entry
+        // alive until then (checked builds and the sanitizers would see it otherwise).
+        let tornDown = Protected(0)
+        let own = Protected<DependencyContainer?>(nil)
+        let container = DependencyContainer {
+            Dependency { () -> Journal in
+                if let container = own.withLock({ $0 }) { DependencyGraph.deactivate(container) }
+                _ = try DependencyGraph.inject() as Bystander
+                return Journal(tornDown)
+            }
+            .scope(.scoped)
+        }
+        own.withLock { $0 = container }
+        DependencyGraph.activate(container)
+        DependencyGraph.activate(DependencyContainer { Dependency { Bystander() } })
+        try DependencyGraph.withScope {
+            let journal: Journal = try DependencyGraph.inject()
+            #expect(tornDown.withLock { $0 } == 0)
+            // The registration is gone: the scope keeps the instance, but no new one is built.
+            #expect(throws: InjectionError.self) { try DependencyGraph.inject() as Journal }
+            withExtendedLifetime(journal) {}
+        }
         #expect(tornDown.withLock { $0 } == 1)
     }
 }

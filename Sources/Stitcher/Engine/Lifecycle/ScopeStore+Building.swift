@@ -115,11 +115,25 @@ extension ScopeStore: BuildSite {
     func complete(_ claim: (index: Int, sharedWithTasks: Bool), for request: BuildRequest, with instance: AnyObject?) -> AnyObject? {
         request.entry._withUnsafeGuaranteedRef { entry in
             guard let instance else {
-                _ = complete(claim.index, with: nil, of: entry.record)
+                abandon(claim.index)
                 return nil
             }
             return kept(instance, in: claim.index, of: entry.record)
         }
+    }
+
+    /// Keeps `instance`, built for the claim of slot `index` (see `GraphEngine.buildClaimed`,
+    /// which calls it inside the build's frame, where `record` is alive); false when the
+    /// scope ended meanwhile: the caller tears the instance down and throws.
+    @inline(__always)
+    func keep(_ instance: AnyObject, in index: Int, of record: RegistrationRecord) -> Bool {
+        complete(index, with: .passUnretained(instance), of: record)
+    }
+
+    /// Ends the claim of slot `index` after its build failed: the slot is left empty, for
+    /// the next injection to claim again, and the waiters are woken.
+    func abandon(_ index: Int) {
+        _ = complete(index, with: nil, of: nil)
     }
 
     func enqueue(_ continuation: CheckedContinuation<Void, Never>, for request: BuildRequest, awaiting _: Void) -> Bool {
@@ -159,18 +173,19 @@ extension ScopeStore: BuildSite {
         return nil
     }
 
-    /// Stores a built instance (none when the factory threw) in slot `index`, releases the
-    /// claim and wakes every waiter; false when the scope has ended.
+    /// Stores a built instance of `record` (none when the factory threw, and then no
+    /// record) in slot `index`, releases the claim and wakes every waiter; false when the
+    /// scope has ended.
     ///
     /// The instance comes unretained (its builder holds it throughout): passed as an object,
     /// it cost two reference counts around the call and two more inside it, where the slot
     /// needs one. Inlined, where the reference counts of its caller's values can be seen.
     @inline(__always)
-    private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord) -> Bool {
+    private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord?) -> Bool {
         // Not `instance.flatMap(record.teardown(of:))`: a partial application would count
         // references to the registration.
         var teardown: TeardownWitness?
-        if let built { teardown = built._withUnsafeGuaranteedRef { record.teardown(of: $0) } }
+        if let built, let record { teardown = built._withUnsafeGuaranteedRef { record.teardown(of: $0) } }
         // Locked and unlocked by hand: a closure would capture the registration, and count
         // a reference to it that every core's builds would write.
         let locked = lockIfShared()
@@ -185,7 +200,7 @@ extension ScopeStore: BuildSite {
             guard let built else { return }
             slots[index].instance = built.takeUnretainedValue()
             builtCount += 1
-            if let teardown {
+            if let teardown, let record {
                 slots[index].teardown = (teardown, record)
                 slots[index].olderTeardown = newestTeardown
                 newestTeardown = index

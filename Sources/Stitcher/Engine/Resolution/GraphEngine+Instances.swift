@@ -31,10 +31,14 @@ extension GraphEngine {
             let instance = try answering.instance(
                 for: stored, strongly: strongly, chain: chain,
                 path: { self.path(to: answering, state) },
-                make: { try instantiateSharingPath(answering, arguments, stored, state, inherited: inherited, chain: chain) })
+                make: {
+                    try instantiateSharingPath(
+                        answering, arguments, stored, state, inherited: inherited, chain: chain, keeping: { _, _ in })
+                })
             if let instance { return instance }
             guard let next = currentEntry(replacing: answering) else {
-                return try instantiateSharingPath(answering, arguments, stored, state, inherited: inherited, chain: chain)
+                return try instantiateSharingPath(
+                    answering, arguments, stored, state, inherited: inherited, chain: chain, keeping: { _, _ in })
             }
             current = next
         }
@@ -65,119 +69,12 @@ extension GraphEngine {
         return candidates?.entries.first { $0 !== retired && $0.isSameRegistration(as: retired) }
     }
 
-    /// The instance the innermost scope (`servingScope(for:_:)`, used unretained) keeps of
-    /// `entry` for `arguments`: where every synchronous `.scoped` lookup goes.
-    @inline(__always)
-    func scopedInstance(
-        of entry: Unmanaged<IndexEntry>, takesParameters: Bool, _ arguments: InjectionArguments, _ state: ThreadState
-    ) throws -> AnyObject {
-        try entry._withUnsafeGuaranteedRef { unretained in
-            try servingScope(for: unretained, state)._withUnsafeGuaranteedRef { scope in
-                try scopedInstance(of: entry, takesParameters: takesParameters, in: scope, arguments, state)
-            }
-        }
-    }
-
-    /// The instance `scope` keeps of `entry` for `arguments`, built once if there is none.
-    ///
-    /// A registration without parameters (most) takes one lock to read a built instance
-    /// (most injections of a request's dependencies) or, when no cycle can lead to it, to
-    /// claim its new slot: no path to share, and no reference to the entry counted (nor its
-    /// registration read: the caller says whether it takes parameters, which the direct
-    /// path knows from its lookup). Anything else takes the full path (`buildScoped`). The
-    /// entry is held for a build, whose factory may replace the snapshot it came from; the
-    /// caller keeps it alive until then.
-    @inline(__always)
-    private func scopedInstance(
-        of entry: Unmanaged<IndexEntry>, takesParameters: Bool, in scope: ScopeStore, _ arguments: InjectionArguments,
-        _ state: ThreadState
-    ) throws -> AnyObject {
-        if !takesParameters {
-            let look = entry._withUnsafeGuaranteedRef { unretained in
-                scope.builtInstance(of: unretained, claimingFor: { chainIfNoCycle(to: unretained, state) })
-            }
-            switch look {
-            case .built(let instance): return instance
-            case .claimed(let claim, let chain):
-                return try buildClaimed(entry.takeUnretainedValue(), claim, by: chain, in: scope, arguments, state)
-            case .unsettled: break
-            }
-        }
-        return try buildScoped(entry.takeUnretainedValue(), in: scope, arguments, state)
-    }
-
-    /// The chain of the resolution asking for `entry`, a registration without parameters,
-    /// when `checkCycle`'s quick answer rules a cycle out (what the full path checks before
-    /// it claims); nil otherwise. An outermost resolution it lets through inherits no path.
-    ///
-    /// Unretained: the thread's state holds it for the whole build (see `buildClaimed`).
-    @inline(__always)
-    private func chainIfNoCycle(to entry: IndexEntry, _ state: ThreadState) -> Unmanaged<ResolutionChain>? {
-        guard cycleIsRuledOut(entry, state) else { return nil }
-        // As `resolutionChain(inherited: nil, _:)`.
-        return state.frames.isEmpty ? state.unretainedNewChain() : state.unretainedCurrentChain
-    }
-
-    /// Builds the instance of `entry` (without parameters) whose slot in `scope` this
-    /// resolution claimed in `scopedInstance` (no cycle leads to it), and keeps it there.
-    ///
-    /// `chain` comes unretained (counting it cost three references a build): the calling
-    /// thread's state holds it until the build ends. An outermost resolution's chain is the
-    /// state's spare one, replaced only when a later outermost resolution on this thread
-    /// starts; a nested one's is the chain of the thread's first frame, released when the
-    /// last frame is popped, after this build.
-    @inline(never)
-    private func buildClaimed(
-        _ entry: IndexEntry, _ claim: (index: Int, sharedWithTasks: Bool), by chain: Unmanaged<ResolutionChain>,
-        in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
-    ) throws -> AnyObject {
-        let request = ScopeStore.BuildRequest(entry: .passUnretained(entry), key: nil)
-        // Nothing inherited to pass: an outermost resolution the quick answer lets through
-        // inherits no path, and a nested one's is bound to the thread already.
-        let instance = try scope.finish(claim, for: request) { claim in
-            try chain._withUnsafeGuaranteedRef { chain in
-                try makeScoped(entry, arguments, nil, state, inherited: nil, chain: chain, sharedWithTasks: claim.sharedWithTasks)
-            }
-        }
-        guard let instance else { throw scopeEnded(entry, state) }
-        return instance
-    }
-
-    /// Builds the instance `scope` keeps of `entry` for `arguments`, unless another
-    /// resolution has meanwhile (then waits for it, or reports the cycle that waiting would
-    /// close). The caller holds `entry`: the factory may replace the snapshot it came from.
-    private func buildScoped(
-        _ entry: IndexEntry, in scope: ScopeStore, _ arguments: InjectionArguments, _ state: ThreadState
-    ) throws -> AnyObject {
-        let (key, inherited, chain) = try storedBuild(of: entry, arguments, state)
-        return try scope.instance(
-            of: entry, for: key, chain: chain,
-            path: { self.path(to: entry, state) },
-            ended: { self.scopeEnded(entry, state) },
-            make: { sharedWithTasks in
-                try makeScoped(entry, arguments, key, state, inherited: inherited, chain: chain, sharedWithTasks: sharedWithTasks)
-            })
-    }
-
-    /// Runs the factory of `entry` for a scope's slot this resolution claimed.
-    @inline(__always)
-    private func makeScoped(
-        _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey?, _ state: ThreadState,
-        inherited: InheritedResolution?, chain: ResolutionChain, sharedWithTasks: Bool
-    ) throws -> AnyObject {
-        // Tasks the factory starts cannot see a scope bound to this thread only: no path to
-        // share with them.
-        sharedWithTasks
-            ? try instantiateSharingPath(entry, arguments, key, state, inherited: inherited, chain: chain)
-            : try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
-    }
-
     /// What finding or building a stored instance of `entry` (kept by its entry or by a
     /// scope) starts from, once no cycle leads to it: the key of its instance (nil when the
     /// registration takes no parameters), the path inherited from a parent task, and the
     /// identity of the resolution asking.
     @inline(__always)
-    private func storedBuild(
+    func storedBuild(
         of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> (key: ArgumentKey?, inherited: InheritedResolution?, chain: ResolutionChain) {
         try checkCycle(entry, arguments, state)
@@ -195,14 +92,15 @@ extension GraphEngine {
     /// Instantiates a stored instance with the resolution path shared with the child tasks
     /// its factory starts, so that a cycle through them is reported instead of waiting for
     /// this very build.
-    private func instantiateSharingPath(
+    func instantiateSharingPath(
         _ entry: IndexEntry, _ arguments: InjectionArguments, _ key: ArgumentKey?, _ state: ThreadState,
-        inherited: InheritedResolution?, chain: ResolutionChain
+        inherited: InheritedResolution?, chain: ResolutionChain,
+        keeping keep: (RegistrationRecord, AnyObject) -> Void
     ) throws -> AnyObject {
         if let shared = state.shared {
             shared.append(InheritedResolution.Step(entry, arguments: key))
             defer { shared.removeLast() }
-            return try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+            return try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
         // Usually neither an inherited path nor frames: one step, made in place (a step made
         // before and copied in cost a copy of its key and a reference count more).
@@ -218,7 +116,7 @@ extension GraphEngine {
             state.shared = nil
         }
         return try ResolutionStack.$inherited.withValue(shared) {
-            try instantiate(entry, arguments, state, inherited: inherited, chain: chain)
+            try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
     }
 
@@ -248,9 +146,20 @@ extension GraphEngine {
     /// - Parameter inherited: the path inherited from a parent task, as it was before this
     ///   instantiation bound its own (used when the thread has no frame yet).
     @inline(__always)
-    private func instantiate(
+    func instantiate(
         _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
+    ) throws -> AnyObject {
+        try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: { _, _ in })
+    }
+
+    /// `instantiate(_:_:_:inherited:chain:)` that gives `keep` the new instance and its
+    /// registration before the frame is popped, while the frame keeps the entry alive (see
+    /// `buildClaimed`).
+    @inline(__always)
+    func instantiate(
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain?, keeping keep: (RegistrationRecord, AnyObject) -> Void
     ) throws -> AnyObject {
         try enterFrame(entry, arguments, state, inherited: inherited, chain: chain)
         let record = entry.record
@@ -258,8 +167,12 @@ extension GraphEngine {
         // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
         // that a deep path through one registration is not hashed again at every level.
         let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
-        if mayBeObserved { return try observedInstantiation(entry, parameters, hash, state) }
-        return try withFrame(entry, parameters, hash, state) { record in record.finish(try record.make(parameters ?? .none)) }
+        if mayBeObserved { return try observedInstantiation(entry, parameters, hash, state, keeping: keep) }
+        return try withFrame(entry, parameters, hash, state) { record in
+            let instance = record.finish(try record.make(parameters ?? .none))
+            keep(record, instance)
+            return instance
+        }
     }
 
     /// Binds the inherited path and chain to a thread's first frame, or checks the stack
@@ -286,12 +199,17 @@ extension GraphEngine {
         _ body: (RegistrationRecord) throws -> R
     ) throws -> R {
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
-        defer { state.popFrame() }
         let record = entry.record
+        // Popped on each path, not in a `defer`: the compiler outlined the deferred pop of
+        // some specializations into a function of its own (a call in every transient build).
         do {
-            return try body(record)
+            let result = try body(record)
+            state.popFrame()
+            return result
         } catch {
-            throw Self.failure(error, of: record, state)
+            let failure = Self.failure(error, of: record, state)
+            state.popFrame()
+            throw failure
         }
     }
 
@@ -301,7 +219,8 @@ extension GraphEngine {
     /// `instantiate` while some graph has an observer: timed, and reported to this graph's.
     @inline(never)
     private func observedInstantiation(
-        _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState
+        _ entry: IndexEntry, _ parameters: InjectionArguments?, _ hash: Int?, _ state: ThreadState,
+        keeping keep: (RegistrationRecord, AnyObject) -> Void
     ) throws -> AnyObject {
         let parent = state.frames.last?.entry.record
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
@@ -323,6 +242,7 @@ extension GraphEngine {
                 }
             let scope = record.lifetime.needsOpenScope ? GraphContext.scope?.id : nil
             report(.created(entry, parent: parent, scope: scope, duration: clock.now - start))
+            keep(record, instance)
             return instance
         } catch {
             let failure = Self.failure(error, of: record, state)
