@@ -61,7 +61,7 @@ enum GraphContext {
     static var unretainedCurrent: Unmanaged<GraphEngine> {
         // The task-local binding keeps an isolated graph alive after this read releases it.
         if isolatedGraphCount != 0, let graph = isolated { return .passUnretained(graph) }
-        return ThreadState.current.sharedGraph
+        return ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.sharedGraph }
     }
 
     /// Resolves in the current graph. Calls on the process-wide graph borrow it instead of
@@ -97,11 +97,12 @@ enum GraphContext {
     /// (see `scope`).
     @inline(__always)
     static func run<R>(scope: ScopeStore?, _ body: () throws -> R) rethrows -> R {
-        let state = ThreadState.current
-        let enclosing = state.scopeBinding
-        state.scopeBinding = ThreadState.ScopeBinding(scope: scope.map(Unmanaged.passUnretained), task: stitcher_current_task())
-        defer { state.scopeBinding = enclosing }
-        return try body()
+        try ThreadState.currentUnretained._withUnsafeGuaranteedRef { state in
+            let enclosing = state.scopeBinding
+            state.scopeBinding = ThreadState.ScopeBinding(scope: scope.map(Unmanaged.passUnretained), task: stitcher_current_task())
+            defer { state.scopeBinding = enclosing }
+            return try body()
+        }
     }
 
     /// `run(graph:scope:_:)` for asynchronous work.

@@ -97,17 +97,19 @@ final class ScopeStore: @unchecked Sendable {
 
     init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) {
         self.parent = parent
-        let state = ThreadState.current
+        // The thread's state, uncounted: it outlives the call.
+        let state = ThreadState.currentUnretained
         #if DEBUG
-        openingThread = Unmanaged.passUnretained(state).toOpaque()
+        openingThread = state.toOpaque()
         #endif
         unretainedGraph = graph
-        heldGraph = graph.toOpaque() == state.sharedGraph.toOpaque() ? nil : graph.takeUnretainedValue()
+        let isShared = state._withUnsafeGuaranteedRef { graph.toOpaque() == $0.sharedGraph.toOpaque() }
+        heldGraph = isShared ? nil : graph.takeUnretainedValue()
         isSharedWithTasks = sharedWithTasks
         isSharedAcrossThreads = sharedWithTasks
-        id = state.nextScopeNumber()
-        swap(&slots, &state.spareScopeSlots)
+        id = state._withUnsafeGuaranteedRef { $0.nextScopeNumber() }
         lock = runtime.stripedLock(number: id)
+        state._withUnsafeGuaranteedRef { swap(&slots, &$0.spareScopeSlots) }
     }
 
     /// The graph the scope was opened in.
@@ -265,7 +267,7 @@ struct ClosedScope: Sequence {
         spare.removeAll(keepingCapacity: true)
         // A large one is let go: most scopes serve a handful of registrations.
         guard spare.capacity <= 32 else { return }
-        ThreadState.current.spareScopeSlots = spare
+        ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.spareScopeSlots = spare }
     }
 
     /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.

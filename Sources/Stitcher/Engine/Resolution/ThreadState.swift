@@ -108,12 +108,26 @@ final class ThreadState {
         stitcher_current_thread_state().map { Unmanaged<ThreadState>.fromOpaque($0) }
     }
 
+    /// The calling thread's state, made if the thread has none yet, unretained: it lives as
+    /// long as its thread, so that code that uses it before returning counts no reference.
+    @inline(__always)
+    static var currentUnretained: Unmanaged<ThreadState> {
+        if let pointer = stitcher_current_thread_state() { return Unmanaged<ThreadState>.fromOpaque(pointer) }
+        return .passUnretained(current)
+    }
+
     /// The calling thread's state.
     @inline(__always)
     static var current: ThreadState {
         if let pointer = stitcher_current_thread_state() {
             return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
         }
+        return makeCurrent()
+    }
+
+    /// Makes the calling thread's state, the first time it needs one.
+    @inline(never)
+    private static func makeCurrent() -> ThreadState {
         let state = ThreadState()
         let pointer = Unmanaged.passRetained(state).toOpaque()
         pthread_setspecific(runtime.threadStateKey, pointer)
