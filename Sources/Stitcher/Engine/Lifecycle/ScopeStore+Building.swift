@@ -184,8 +184,8 @@ extension ScopeStore: BuildSite {
     private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord?) -> Bool {
         // Not `instance.flatMap(record.teardown(of:))`: a partial application would count
         // references to the registration.
-        var teardown: TeardownWitness?
-        if let built, let record { teardown = built._withUnsafeGuaranteedRef { record.teardown(of: $0) } }
+        var teardown: (asks: Bool, witness: TeardownWitness?) = (false, nil)
+        if let built, let record { teardown = built._withUnsafeGuaranteedRef { record.slotTeardown(of: $0) } }
         // Locked and unlocked by hand: a closure would capture the registration, and count
         // a reference to it that every core's builds would write.
         let locked = lockIfShared()
@@ -200,8 +200,8 @@ extension ScopeStore: BuildSite {
             guard let built else { return }
             slots[index].instance = built.takeUnretainedValue()
             builtCount += 1
-            if let teardown, let record {
-                slots[index].teardown = (teardown, record)
+            if teardown.asks, let record {
+                slots[index].teardown = (record, teardown.witness)
                 slots[index].olderTeardown = newestTeardown
                 newestTeardown = index
             }

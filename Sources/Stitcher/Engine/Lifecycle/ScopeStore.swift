@@ -50,9 +50,10 @@ final class ScopeStore: @unchecked Sendable {
         /// cost every build two reference counts.)
         var builder: Unmanaged<ResolutionChain>?
         var instance: AnyObject?
-        /// How to tear the instance down, if it asks for it, and the registration it tears
-        /// down (held for the teardown and its report).
-        var teardown: (witness: TeardownWitness, record: RegistrationRecord)?
+        /// The registration of an instance that asks to be torn down (held for the teardown
+        /// and its report), and how to tear it down: nil when by the registration's own
+        /// witness (`RegistrationRecord.ownTeardown`), as for most.
+        var teardown: (record: RegistrationRecord, witness: TeardownWitness?)?
         /// The slot built before this one that needs a teardown (-1 for none): the slots to
         /// tear down, newest first, with no array of their own.
         var olderTeardown = -1
@@ -249,7 +250,8 @@ struct ClosedScope: Sequence {
                     let current = position
                     position = slots[current].olderTeardown
                     if let instance = slots[current].instance, let teardown = slots[current].teardown {
-                        return ScopeTeardown(instance, of: teardown.record, by: teardown.witness)
+                        let record = teardown.record
+                        return ScopeTeardown(instance, of: record, by: teardown.witness ?? record.ownTeardown.unsafelyUnwrapped)
                     }
                 }
                 return nil

@@ -46,6 +46,8 @@ final class RegistrationRecord: @unchecked Sendable {
         static let writesValues = Flags(rawValue: 16)
         /// It writes values the runtime keeps inline in an existential (see `writesInlineValues`).
         static let writesInlineValues = Flags(rawValue: 32)
+        /// Its extras hold a teardown witness for `T` (see `ownTeardown`).
+        static let hasOwnTeardown = Flags(rawValue: 64)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -86,6 +88,7 @@ final class RegistrationRecord: @unchecked Sendable {
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
         let teardown = lifetime.needsOpenScope ? TeardownWitness.of(producedType.type) : nil
+        if teardown != nil { flags.insert(.hasOwnTeardown) }
         self.flags = flags
         self.make = make
         var managedScope: (any ManagedDependencyScopeProviding)?
@@ -281,10 +284,30 @@ final class RegistrationRecord: @unchecked Sendable {
     /// `T`), its conformances are looked up.
     @inline(__always)
     func teardown(of instance: AnyObject) -> TeardownWitness? {
-        if storesObjects ? ObjectIdentifier(Swift.type(of: instance)) == producedType.id : flags.contains(.boxesExactType) {
-            return extras?.teardown
-        }
+        if isOfExactType(instance) { return ownTeardown }
         return TeardownWitness.checking(value(of: instance))
+    }
+
+    /// How a scope's slot tears down `instance` (in stored form): whether it asks to be, and
+    /// the witness to keep beside the registration, nil when it is `ownTeardown` (an
+    /// instance of exactly `T`), which the slot then does not count a reference to. (Not a
+    /// double optional: its copies went through outlined functions counting references.)
+    @inline(__always)
+    func slotTeardown(of instance: AnyObject) -> (asks: Bool, witness: TeardownWitness?) {
+        if isOfExactType(instance) { return (flags.contains(.hasOwnTeardown), nil) }
+        let witness = TeardownWitness.checking(value(of: instance))
+        return (witness != nil, witness)
+    }
+
+    /// The teardown witness of `T`, found when the record was made (`.scoped` registrations
+    /// only); nil when `T` asks for none.
+    var ownTeardown: TeardownWitness? { extras?.teardown }
+
+    /// Whether `instance` (in stored form) is of exactly `T`, whose conformances the record
+    /// looked up once.
+    @inline(__always)
+    private func isOfExactType(_ instance: AnyObject) -> Bool {
+        storesObjects ? ObjectIdentifier(Swift.type(of: instance)) == producedType.id : flags.contains(.boxesExactType)
     }
 
     /// An instance in stored form as a value of its own type.
