@@ -66,14 +66,14 @@ struct OpenScope {
     /// throws the teardown failures, if any.
     private func end() throws {
         let closed = store.close()
-        try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: nil)
+        try finish(closed, failures: closed.runTeardownsSynchronously(in: store), bodyError: nil)
     }
 
     /// Ends the scope after its body threw `error`, which is rethrown (the teardown failures
     /// go to the observer).
     private func end(rethrowing error: any Error) throws -> Never {
         let closed = store.close()
-        try finish(closed, failures: ScopeTeardown.runSynchronously(closed, in: store), bodyError: error)
+        try finish(closed, failures: closed.runTeardownsSynchronously(in: store), bodyError: error)
         throw error
     }
 
@@ -83,7 +83,7 @@ struct OpenScope {
         let closed = store.close()
         let failures =
             closed.awaitsTeardown
-            ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
+            ? await ScopeTeardown.run(closed, in: store) : closed.runTeardownsSynchronously(in: store)
         try finish(closed, failures: failures, bodyError: nil)
     }
 
@@ -94,7 +94,7 @@ struct OpenScope {
         let closed = store.close()
         let failures =
             closed.awaitsTeardown
-            ? await ScopeTeardown.run(closed, in: store) : ScopeTeardown.runSynchronously(closed, in: store)
+            ? await ScopeTeardown.run(closed, in: store) : closed.runTeardownsSynchronously(in: store)
         try finish(closed, failures: failures, bodyError: error)
         throw error
     }

@@ -261,6 +261,13 @@ struct ClosedScope: Sequence {
 
     func makeIterator() -> Iterator { Iterator(slots: slots, position: newestTeardown) }
 
+    /// Runs the teardowns synchronously, newest first (see `ScopeTeardown.runSynchronously`),
+    /// and returns the failures in the order they happened. Most scopes have none to run,
+    /// and make no iterator.
+    func runTeardownsSynchronously(in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
+        newestTeardown < 0 ? [] : ScopeTeardown.runSynchronously(self, in: scope)
+    }
+
     /// Releases the instances (after their teardowns) and keeps the slots' storage for the
     /// next scope the calling thread opens (see `ThreadState.spareScopeSlots`).
     mutating func recycle() {
