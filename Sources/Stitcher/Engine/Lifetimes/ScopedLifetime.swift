@@ -11,7 +11,7 @@ enum ScopedLifetime: LifetimeRules {
     static func instance(
         of entry: Unmanaged<IndexEntry>, in graph: GraphEngine, _ arguments: InjectionArguments, _ state: ThreadState
     ) throws -> AnyObject {
-        // `scopedInstance` holds the entry for a build.
+        // `scopedInstance` keeps the entry alive for a build (see `GraphEngine.buildClaimed`).
         try graph.scopedInstance(
             of: entry, takesParameters: entry._withUnsafeGuaranteedRef { $0.record.takesParameters }, arguments, state)
     }

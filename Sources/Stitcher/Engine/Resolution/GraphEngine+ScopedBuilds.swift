@@ -20,9 +20,10 @@ extension GraphEngine {
     /// (most injections of a request's dependencies) or, when no cycle can lead to it, to
     /// claim its new slot: no path to share, and no reference to the entry counted (nor its
     /// registration read: the caller says whether it takes parameters, which the direct
-    /// path knows from its lookup). Anything else takes the full path (`buildScoped`). The
-    /// entry is held for a build, whose factory may replace the snapshot it came from; the
-    /// caller keeps it alive until then.
+    /// path knows from its lookup). Anything else takes the full path (`buildScoped`), which
+    /// holds the entry for its build, whose factory may replace the snapshot it came from; a
+    /// claimed build uses it unretained inside its frame (`buildClaimed`). The caller keeps
+    /// it alive until then.
     @inline(__always)
     private func scopedInstance(
         of entry: Unmanaged<IndexEntry>, takesParameters: Bool, in scope: ScopeStore, _ arguments: InjectionArguments,
