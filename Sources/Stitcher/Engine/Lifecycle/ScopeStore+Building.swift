@@ -168,9 +168,15 @@ extension ScopeStore: BuildSite {
     /// instance is torn down at once and nil returned (the caller throws `ended()`).
     @inline(__always)
     private func kept(_ instance: AnyObject, in index: Int, of record: RegistrationRecord) -> AnyObject? {
-        if complete(index, with: .passUnretained(instance), of: record) { return instance }
-        if let teardown = ScopeTeardown(instance, of: record) { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
+        if keep(instance, in: index, of: record) { return instance }
+        tearDownUnkept(ScopeTeardown(instance, of: record))
         return nil
+    }
+
+    /// Runs at once the teardown of an instance built for this scope after it ended, which
+    /// no slot keeps (nil when it asks for none); its failure goes to the observer.
+    func tearDownUnkept(_ teardown: ScopeTeardown?) {
+        if let teardown { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
     }
 
     /// Stores a built instance of `record` (none when the factory threw, and then no
@@ -182,7 +188,7 @@ extension ScopeStore: BuildSite {
     /// needs one. Inlined, where the reference counts of its caller's values can be seen.
     @inline(__always)
     private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord?) -> Bool {
-        // Not `instance.flatMap(record.teardown(of:))`: a partial application would count
+        // Not `instance.flatMap(record.slotTeardown(of:))`: a partial application would count
         // references to the registration.
         var teardown: (asks: Bool, witness: TeardownWitness?) = (false, nil)
         if let built, let record { teardown = built._withUnsafeGuaranteedRef { record.slotTeardown(of: $0) } }

@@ -250,8 +250,8 @@ struct ClosedScope: Sequence {
                     let current = position
                     position = slots[current].olderTeardown
                     if let instance = slots[current].instance, let teardown = slots[current].teardown {
-                        let record = teardown.record
-                        return ScopeTeardown(instance, of: record, by: teardown.witness ?? record.ownTeardown.unsafelyUnwrapped)
+                        let witness = teardown.record.witness(keptAs: teardown.witness).unsafelyUnwrapped
+                        return ScopeTeardown(instance, of: teardown.record, by: witness)
                     }
                 }
                 return nil

@@ -97,8 +97,8 @@ extension GraphEngine {
             throw error
         }
         if let ended {
-            // Torn down at once, outside the frame: the scope that would have kept it ended.
-            if let teardown = ended.teardown { _ = ScopeTeardown.runSynchronously([teardown], in: scope) }
+            // Torn down outside the frame: the scope that would have kept it ended.
+            scope.tearDownUnkept(ended.teardown)
             throw scopeEnded(ended.entry, state)
         }
         return instance

@@ -284,8 +284,8 @@ final class RegistrationRecord: @unchecked Sendable {
     /// `T`), its conformances are looked up.
     @inline(__always)
     func teardown(of instance: AnyObject) -> TeardownWitness? {
-        if isOfExactType(instance) { return ownTeardown }
-        return TeardownWitness.checking(value(of: instance))
+        let teardown = slotTeardown(of: instance)
+        return teardown.asks ? witness(keptAs: teardown.witness) : nil
     }
 
     /// How a scope's slot tears down `instance` (in stored form): whether it asks to be, and
@@ -299,9 +299,14 @@ final class RegistrationRecord: @unchecked Sendable {
         return (witness != nil, witness)
     }
 
+    /// The witness a slot that keeps `witness` (see `slotTeardown(of:)`) tears its instance
+    /// down by: `witness`, or when nil `ownTeardown`.
+    @inline(__always)
+    func witness(keptAs witness: TeardownWitness?) -> TeardownWitness? { witness ?? ownTeardown }
+
     /// The teardown witness of `T`, found when the record was made (`.scoped` registrations
     /// only); nil when `T` asks for none.
-    var ownTeardown: TeardownWitness? { extras?.teardown }
+    private var ownTeardown: TeardownWitness? { extras?.teardown }
 
     /// Whether `instance` (in stored form) is of exactly `T`, whose conformances the record
     /// looked up once.
