@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeapStatistics
+import OpaqueUse
 import ScopeWorkload
 import Stitcher
 
@@ -229,6 +230,17 @@ if workload == "server-request" {
 if workload == "empty-scope" {
     // An empty request scope alone, for a profiler.
     for _ in 0..<iterations { try DependencyGraph.withScope {} }
+    exit(0)
+}
+if workload == "scope-one" || workload == "scope-one-teardown" {
+    // A scope that builds one `.scoped` instance, without (`RequestLog`) or with a teardown
+    // (`RequestSession`), for a profiler: the difference is what a teardown costs.
+    DependencyGraph.activate(scopeWorkloadContainer())
+    if workload == "scope-one" {
+        for _ in 0..<iterations { try DependencyGraph.withScope { use(try DependencyGraph.inject() as RequestLog) } }
+    } else {
+        for _ in 0..<iterations { try DependencyGraph.withScope { use(try DependencyGraph.inject() as RequestSession) } }
+    }
     exit(0)
 }
 if workload == "scope-ratio" {

@@ -127,13 +127,13 @@ extension ScopeStore: BuildSite {
     /// scope ended meanwhile: the caller tears the instance down and throws.
     @inline(__always)
     func keep(_ instance: AnyObject, in index: Int, of record: RegistrationRecord) -> Bool {
-        complete(index, with: .passUnretained(instance), of: record)
+        complete(index, with: (.passUnretained(instance), .passUnretained(record)))
     }
 
     /// Ends the claim of slot `index` after its build failed: the slot is left empty, for
     /// the next injection to claim again, and the waiters are woken.
     func abandon(_ index: Int) {
-        _ = complete(index, with: nil, of: nil)
+        _ = complete(index, with: nil)
     }
 
     func enqueue(_ continuation: CheckedContinuation<Void, Never>, for request: BuildRequest, awaiting _: Void) -> Bool {
@@ -176,22 +176,26 @@ extension ScopeStore: BuildSite {
     /// Runs at once the teardown of an instance built for this scope after it ended, which
     /// no slot keeps (nil when it asks for none); its failure goes to the observer.
     func tearDownUnkept(_ teardown: ScopeTeardown?) {
-        if let teardown { _ = ScopeTeardown.runSynchronously([teardown], in: self) }
+        teardown?.runSynchronously(in: self)
     }
 
-    /// Stores a built instance of `record` (none when the factory threw, and then no
-    /// record) in slot `index`, releases the claim and wakes every waiter; false when the
-    /// scope has ended.
+    /// Stores a built instance of its record (none when the factory threw) in slot `index`,
+    /// releases the claim and wakes every waiter; false when the scope has ended.
     ///
-    /// The instance comes unretained (its builder holds it throughout): passed as an object,
-    /// it cost two reference counts around the call and two more inside it, where the slot
-    /// needs one. Inlined, where the reference counts of its caller's values can be seen.
+    /// The instance and its record come unretained (their builder holds both throughout):
+    /// passed as objects, they cost reference counts around the call and inside it, where
+    /// the slot needs one each. Inlined, where the reference counts of its caller's values
+    /// can be seen.
     @inline(__always)
-    private func complete(_ index: Int, with built: Unmanaged<AnyObject>?, of record: RegistrationRecord?) -> Bool {
+    private func complete(_ index: Int, with built: (instance: Unmanaged<AnyObject>, record: Unmanaged<RegistrationRecord>)?) -> Bool {
         // Not `instance.flatMap(record.slotTeardown(of:))`: a partial application would count
         // references to the registration.
         var teardown: (asks: Bool, witness: TeardownWitness?) = (false, nil)
-        if let built, let record { teardown = built._withUnsafeGuaranteedRef { record.slotTeardown(of: $0) } }
+        if let built {
+            teardown = built.instance._withUnsafeGuaranteedRef { instance in
+                built.record._withUnsafeGuaranteedRef { $0.slotTeardown(of: instance) }
+            }
+        }
         // Locked and unlocked by hand: a closure would capture the registration, and count
         // a reference to it that every core's builds would write.
         let locked = lockIfShared()
@@ -204,13 +208,13 @@ extension ScopeStore: BuildSite {
         slots.withUnsafeMutableBufferPointer { slots in
             slots[index].builder = nil
             guard let built else { return }
-            slots[index].instance = built.takeUnretainedValue()
+            slots[index].instance = built.instance.takeUnretainedValue()
             builtCount += 1
-            if teardown.asks, let record {
-                slots[index].teardown = (record, teardown.witness)
-                slots[index].olderTeardown = newestTeardown
-                newestTeardown = index
-            }
+            guard teardown.asks else { return }
+            slots[index].teardownRecord = built.record.takeUnretainedValue()
+            if let witness = teardown.witness { slots[index].teardownWitness = witness }
+            slots[index].olderTeardown = newestTeardown
+            newestTeardown = index
         }
         // Nobody waits while no other thread can reach the scope.
         if locked { unlockWakingWaiters() }

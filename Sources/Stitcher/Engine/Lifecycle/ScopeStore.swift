@@ -51,9 +51,12 @@ final class ScopeStore: @unchecked Sendable {
         var builder: Unmanaged<ResolutionChain>?
         var instance: AnyObject?
         /// The registration of an instance that asks to be torn down (held for the teardown
-        /// and its report), and how to tear it down: nil when by the registration's own
-        /// witness (`RegistrationRecord.ownTeardown`), as for most.
-        var teardown: (record: RegistrationRecord, witness: TeardownWitness?)?
+        /// and its report); nil for one that asks for none. Two fields, not an optional
+        /// pair: reading a pair out of the slot copied it, counting references to both.
+        var teardownRecord: RegistrationRecord?
+        /// How to tear the instance down when not by its registration's own witness
+        /// (`RegistrationRecord.witness(keptAs:)`): nil for most.
+        var teardownWitness: TeardownWitness?
         /// The slot built before this one that needs a teardown (-1 for none): the slots to
         /// tear down, newest first, with no array of their own.
         var olderTeardown = -1
@@ -227,58 +230,4 @@ final class ScopeStore: @unchecked Sendable {
         if locked { unlockWakingWaiters() }
         return ended
     }
-}
-
-/// What a scope kept when it ended: its instances, released with this value, and the
-/// teardowns to run first, newest first (walked through the slots, with no array of their
-/// own).
-struct ClosedScope: Sequence {
-    fileprivate var slots: [ScopeStore.Slot]
-    fileprivate let newestTeardown: Int
-    /// How many instances the scope built.
-    let instanceCount: Int
-
-    struct Iterator: IteratorProtocol {
-        fileprivate let slots: [ScopeStore.Slot]
-        fileprivate var position: Int
-
-        mutating func next() -> ScopeTeardown? {
-            // Field by field through the buffer: a copy of the slot would count references to
-            // its key and builder as well.
-            slots.withUnsafeBufferPointer { slots in
-                while position >= 0 {
-                    let current = position
-                    position = slots[current].olderTeardown
-                    if let instance = slots[current].instance, let teardown = slots[current].teardown {
-                        let witness = teardown.record.witness(keptAs: teardown.witness).unsafelyUnwrapped
-                        return ScopeTeardown(instance, of: teardown.record, by: witness)
-                    }
-                }
-                return nil
-            }
-        }
-    }
-
-    func makeIterator() -> Iterator { Iterator(slots: slots, position: newestTeardown) }
-
-    /// Runs the teardowns synchronously, newest first (see `ScopeTeardown.runSynchronously`),
-    /// and returns the failures in the order they happened. Most scopes have none to run,
-    /// and make no iterator.
-    func runTeardownsSynchronously(in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
-        newestTeardown < 0 ? [] : ScopeTeardown.runSynchronously(self, in: scope)
-    }
-
-    /// Releases the instances (after their teardowns) and keeps the slots' storage for the
-    /// next scope the calling thread opens (see `ThreadState.spareScopeSlots`).
-    mutating func recycle() {
-        var spare: [ScopeStore.Slot] = []
-        swap(&spare, &slots)
-        spare.removeAll(keepingCapacity: true)
-        // A large one is let go: most scopes serve a handful of registrations.
-        guard spare.capacity <= 32 else { return }
-        ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.spareScopeSlots = spare }
-    }
-
-    /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.
-    var awaitsTeardown: Bool { contains { $0.witness.asynchronous != nil } }
 }

@@ -19,36 +19,55 @@ struct ScopeTeardown: @unchecked Sendable {
     /// The dependency torn down, named only when reported.
     var dependency: InjectionError.DependencyContext { record.locator.context }
 
-    /// Runs every teardown in the order given (newest first), whatever each does; returns
-    /// the failures in the order they happened. An asynchronous-only teardown is started in
-    /// a task of its own (a synchronous scope cannot await it) and reported as a failure that
-    /// says so.
-    static func runSynchronously(_ teardowns: some Sequence<ScopeTeardown>, in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
+    /// Runs the teardowns of `closed` (newest first), whatever each does; returns the
+    /// failures in the order they happened. Each is run where its slot holds it (see
+    /// `ClosedScope.forEachTeardown`).
+    static func runSynchronously(_ closed: ClosedScope, in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
         var failures: [ScopeTeardownError.Failure] = []
-        for teardown in teardowns {
-            if let synchronous = teardown.witness.synchronous {
-                do {
-                    try synchronous(teardown.instance)
-                    scope.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
-                } catch {
-                    failures.append(teardown.failure(error, in: scope))
+        closed.forEachTeardown { teardown in
+            let failure = teardown.instance._withUnsafeGuaranteedRef { instance in
+                teardown.record._withUnsafeGuaranteedRef { record in
+                    teardown.witness._withUnsafeGuaranteedRef { runSynchronously(instance, of: record, by: $0, in: scope) }
                 }
-            } else if let asynchronous = teardown.witness.asynchronous {
-                let instance = UncheckedSendable(teardown.instance)
-                let graph = scope.graph
-                let (dependency, id) = (teardown.dependency, scope.id)
-                Task {
-                    do {
-                        try await asynchronous(instance.value)
-                        graph.report(.tornDown(dependency, scope: id, error: nil))
-                    } catch {
-                        graph.report(.tornDown(dependency, scope: id, error: error))
-                    }
-                }
-                failures.append(teardown.failure(AsynchronousTeardownInSynchronousScope(dependency: dependency), in: scope))
             }
+            if let failure { failures.append(failure) }
         }
         return failures
+    }
+
+    /// Runs this teardown synchronously; its failure, if any, goes to the observer.
+    func runSynchronously(in scope: ScopeStore) {
+        _ = Self.runSynchronously(instance, of: record, by: witness, in: scope)
+    }
+
+    /// Runs the teardown of `instance` of `record` by `witness`, whatever it does, and returns
+    /// its failure, if any. An asynchronous-only teardown is started in a task of its own (a
+    /// synchronous scope cannot await it) and reported as a failure that says so.
+    private static func runSynchronously(
+        _ instance: AnyObject, of record: RegistrationRecord, by witness: TeardownWitness, in scope: ScopeStore
+    ) -> ScopeTeardownError.Failure? {
+        if let synchronous = witness.synchronous {
+            do {
+                try synchronous(instance)
+                scope.report(.tornDown(record.locator.context, scope: scope.id, error: nil))
+                return nil
+            } catch {
+                return failure(error, of: record, in: scope)
+            }
+        }
+        guard let asynchronous = witness.asynchronous else { return nil }
+        let sendable = UncheckedSendable(instance)
+        let graph = scope.graph
+        let (dependency, id) = (record.locator.context, scope.id)
+        Task {
+            do {
+                try await asynchronous(sendable.value)
+                graph.report(.tornDown(dependency, scope: id, error: nil))
+            } catch {
+                graph.report(.tornDown(dependency, scope: id, error: error))
+            }
+        }
+        return failure(AsynchronousTeardownInSynchronousScope(dependency: dependency), of: record, in: scope)
     }
 
     /// Runs every teardown in the order given (newest first), awaiting asynchronous ones,
@@ -71,6 +90,11 @@ struct ScopeTeardown: @unchecked Sendable {
     }
 
     private func failure(_ error: any Error, in scope: ScopeStore) -> ScopeTeardownError.Failure {
+        Self.failure(error, of: record, in: scope)
+    }
+
+    private static func failure(_ error: any Error, of record: RegistrationRecord, in scope: ScopeStore) -> ScopeTeardownError.Failure {
+        let dependency = record.locator.context
         scope.report(.tornDown(dependency, scope: scope.id, error: error))
         return ScopeTeardownError.Failure(dependency: dependency, error: error)
     }

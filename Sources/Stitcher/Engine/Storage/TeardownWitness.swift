@@ -40,17 +40,26 @@ final class TeardownWitness: @unchecked Sendable {
         return TeardownWitness(synchronous: synchronous, asynchronous: asynchronous)
     }
 
-    private static func synchronousTeardown<U: TeardownAware>(of _: U.Type) -> Synchronous {
-        { instance in try value(of: instance, as: U.self).tearDown() }
+    // Each witness is generic code that no caller specializes: reading an instance as a `U`
+    // value copied it through `U`'s value witnesses (a retain and a release) and asked the
+    // runtime whether `U` is a class, for every teardown. So a class is told apart once,
+    // here, and its instances are reached as references, uncounted.
+
+    private static func synchronousTeardown<U: TeardownAware>(of type: U.Type) -> Synchronous {
+        if let conforming = type as? any (AnyObject & TeardownAware).Type { return synchronousTeardown(ofClass: conforming) }
+        return { instance in try unsafeDowncast(instance, to: TypedBox<U>.self).value.tearDown() }
     }
 
-    private static func asynchronousTeardown<U: AsyncTeardownAware>(of _: U.Type) -> Asynchronous {
-        { instance in try await value(of: instance, as: U.self).tearDown() }
+    private static func synchronousTeardown<C: AnyObject & TeardownAware>(ofClass _: C.Type) -> Synchronous {
+        { instance in try unsafeDowncast(instance, to: C.self).tearDown() }
     }
 
-    /// An instance in stored form as the `U` it is (the caller checked its type).
-    @inline(__always)
-    private static func value<U>(of instance: AnyObject, as _: U.Type) -> U {
-        U.self is AnyClass ? unsafeBitCast(instance, to: U.self) : unsafeDowncast(instance, to: TypedBox<U>.self).value
+    private static func asynchronousTeardown<U: AsyncTeardownAware>(of type: U.Type) -> Asynchronous {
+        if let conforming = type as? any (AnyObject & AsyncTeardownAware).Type { return asynchronousTeardown(ofClass: conforming) }
+        return { instance in try await unsafeDowncast(instance, to: TypedBox<U>.self).value.tearDown() }
+    }
+
+    private static func asynchronousTeardown<C: AnyObject & AsyncTeardownAware>(ofClass _: C.Type) -> Asynchronous {
+        { instance in try await unsafeDowncast(instance, to: C.self).tearDown() }
     }
 }

@@ -1,0 +1,101 @@
+/// What a scope kept when it ended: its instances, released with this value, and the
+/// teardowns to run first, newest first (walked through the slots, with no array of their
+/// own).
+struct ClosedScope: Sequence {
+    private var slots: [ScopeStore.Slot]
+    private let newestTeardown: Int
+    /// How many instances the scope built.
+    let instanceCount: Int
+
+    init(slots: [ScopeStore.Slot], newestTeardown: Int, instanceCount: Int) {
+        self.slots = slots
+        self.newestTeardown = newestTeardown
+        self.instanceCount = instanceCount
+    }
+
+    struct Iterator: IteratorProtocol {
+        let scope: ClosedScope
+        var position: Int
+
+        mutating func next() -> ScopeTeardown? {
+            var next: ScopeTeardown?
+            position = scope.teardown(after: position) { teardown in
+                next = ScopeTeardown(
+                    teardown.instance.takeUnretainedValue(), of: teardown.record.takeUnretainedValue(),
+                    by: teardown.witness.takeUnretainedValue())
+            }
+            return next
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(scope: self, position: newestTeardown) }
+
+    /// One instance to tear down, its registration and its witness, uncounted.
+    typealias UnretainedTeardown = (
+        instance: Unmanaged<AnyObject>, record: Unmanaged<RegistrationRecord>, witness: Unmanaged<TeardownWitness>
+    )
+
+    /// Calls `body` with each instance to tear down, newest first, with its registration
+    /// and its witness, read in place and uncounted (copied out, each teardown counted eight
+    /// references: the compiler cannot see that a teardown leaves the slots alone).
+    ///
+    /// **Reclamation rule.** The closed scope's slots hold the instance and the registration
+    /// (and the witness, or the registration holds it) until `recycle()`, which the scope's
+    /// owner calls after the walk, on the same thread or task. The slots were moved out of
+    /// the scope's store when it ended (`ScopeStore.close()`), so no teardown, nor anything
+    /// else, can reach them to let one go meanwhile.
+    func forEachTeardown(_ body: (UnretainedTeardown) -> Void) {
+        var position = newestTeardown
+        while position >= 0 { position = teardown(after: position, body) }
+    }
+
+    @inline(__always)
+    private func unretained<T: AnyObject>(_ object: T?) -> Unmanaged<T>? {
+        guard let object else { return nil }
+        return .passUnretained(object)
+    }
+
+    /// Calls `body` with the teardown of the slot at `position` or the next older one that
+    /// has one, and returns the position after it (-1: none left).
+    @inline(__always)
+    private func teardown(after position: Int, _ body: (UnretainedTeardown) -> Void) -> Int {
+        slots.withUnsafeBufferPointer { slots in
+            var current = position
+            while current >= 0 {
+                // Field by field through the buffer: a copy of the slot would count
+                // references to all of its fields.
+                let slot = slots.baseAddress.unsafelyUnwrapped + current
+                current = slot.pointee.olderTeardown
+                if let instance = unretained(slot.pointee.instance), let record = unretained(slot.pointee.teardownRecord) {
+                    let witness =
+                        unretained(slot.pointee.teardownWitness)
+                        ?? record._withUnsafeGuaranteedRef { unretained($0.witness(keptAs: nil)).unsafelyUnwrapped }
+                    body((instance, record, witness))
+                    return current
+                }
+            }
+            return -1
+        }
+    }
+
+    /// Runs the teardowns synchronously, newest first (see `ScopeTeardown.runSynchronously`),
+    /// and returns the failures in the order they happened. Most scopes have none to run,
+    /// and make no iterator.
+    func runTeardownsSynchronously(in scope: ScopeStore) -> [ScopeTeardownError.Failure] {
+        newestTeardown < 0 ? [] : ScopeTeardown.runSynchronously(self, in: scope)
+    }
+
+    /// Releases the instances (after their teardowns) and keeps the slots' storage for the
+    /// next scope the calling thread opens (see `ThreadState.spareScopeSlots`).
+    mutating func recycle() {
+        var spare: [ScopeStore.Slot] = []
+        swap(&spare, &slots)
+        spare.removeAll(keepingCapacity: true)
+        // A large one is let go: most scopes serve a handful of registrations.
+        guard spare.capacity <= 32 else { return }
+        ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.spareScopeSlots = spare }
+    }
+
+    /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.
+    var awaitsTeardown: Bool { contains { $0.witness.asynchronous != nil } }
+}
