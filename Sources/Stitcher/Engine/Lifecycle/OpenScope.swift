@@ -17,10 +17,13 @@ struct OpenScope {
 
     /// `init(over:in:container:sharedWithTasks:)` for a caller that holds the graph.
     init(over graph: Unmanaged<GraphEngine>, in parent: ScopeStore?, container: DependencyContainer?, sharedWithTasks: Bool = false) {
-        store = ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
+        // Reported through a local, which the report borrows: through the stored property,
+        // it counted a reference to the new scope.
+        let store = ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
+        store.report(.opened(store))
+        self.store = store
         overlay = container.map { _ in graph.takeUnretainedValue().makeOverlay() }
         self.container = container
-        store.report(.opened(store))
     }
 
     /// The scope `store` opened with no container (see `ScopeStore.openBoundToTask()`).
