@@ -38,6 +38,17 @@ private final class AsyncResource: AsyncTeardownAware, @unchecked Sendable {
     }
 }
 
+/// A `.scoped` dependency whose teardown opens, fills and ends a dependency scope of its own.
+private final class Reopening: TeardownAware, @unchecked Sendable {
+    let log: Log
+    init(_ log: Log) { self.log = log }
+    func tearDown() throws {
+        log.add("reopening")
+        try DependencyGraph.withScope { _ = try DependencyGraph.inject(byName: "inner") as Resource }
+        log.add("reopened")
+    }
+}
+
 /// A value-type `.scoped` dependency that logs its teardown.
 private struct ValueResource: TeardownAware {
     let name: String
@@ -74,6 +85,29 @@ struct ScopeTeardownTests {
             #expect(log.all.isEmpty)
         }
         #expect(log.all == ["tearDown repository", "tearDown cache", "tearDown database"])
+    }
+
+    @Test func aTeardownMayOpenAScopeOfItsOwnAndTheOthersStillRunOnce() throws {
+        // An ended scope's teardowns are run from its slots in place; one that opens, fills
+        // and ends another scope on the same thread (which takes the thread's spare slot
+        // storage, and gives it back) leaves the rest to run, once each, newest first.
+        let log = Log()
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Resource("first", log) }.named("first").scope(.scoped)
+                Dependency { Reopening(log) }.scope(.scoped)
+                Dependency { Resource("inner", log) }.named("inner").scope(.scoped)
+                Dependency { Resource("last", log) }.named("last").scope(.scoped)
+            })
+        for _ in 0..<2 {
+            try DependencyGraph.withScope {
+                _ = try DependencyGraph.inject(byName: "first") as Resource
+                _ = try DependencyGraph.inject() as Reopening
+                _ = try DependencyGraph.inject(byName: "last") as Resource
+            }
+        }
+        let once = ["tearDown last", "reopening", "tearDown inner", "reopened", "tearDown first"]
+        #expect(log.all == once + once)
     }
 
     @Test func aThrowingBodyStillTearsDownAndItsErrorIsRethrown() {
