@@ -67,6 +67,9 @@ struct ClosedScope: Sequence {
                 let slot = slots.baseAddress.unsafelyUnwrapped + current
                 current = slot.pointee.olderTeardown
                 if let instance = unretained(slot.pointee.instance), let record = unretained(slot.pointee.teardownRecord) {
+                    // The slot's own witness, else the registration's, each read uncounted:
+                    // `witness(keptAs:)` with the slot's would return an owned witness, counted
+                    // and released around every teardown.
                     let witness =
                         unretained(slot.pointee.teardownWitness)
                         ?? record._withUnsafeGuaranteedRef { unretained($0.witness(keptAs: nil)).unsafelyUnwrapped }

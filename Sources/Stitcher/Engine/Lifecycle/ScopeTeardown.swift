@@ -83,14 +83,10 @@ struct ScopeTeardown: @unchecked Sendable {
                 }
                 scope.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
             } catch {
-                failures.append(teardown.failure(error, in: scope))
+                failures.append(failure(error, of: teardown.record, in: scope))
             }
         }
         return failures
-    }
-
-    private func failure(_ error: any Error, in scope: ScopeStore) -> ScopeTeardownError.Failure {
-        Self.failure(error, of: record, in: scope)
     }
 
     private static func failure(_ error: any Error, of record: RegistrationRecord, in scope: ScopeStore) -> ScopeTeardownError.Failure {
