@@ -1,0 +1,138 @@
+// Which path an injection takes, chosen where it is compiled: a class's object, a value or
+// an existential (`DependencyGraph+DirectAnswers.swift`), or the general path. Not API:
+// inlined into the injecting code.
+extension DependencyGraph {
+    /// The `D` a direct lookup answered with: for a class, the instance itself; for any other
+    /// type (a value, an existential), a `TypedBox<D>` (see `DirectLookup`). Decided when the
+    /// caller is compiled (see `isClassOrUnknown(_:)`): for a class, one cast of the reference.
+    @inlinable @inline(__always)
+    static func directValue<D>(_ object: AnyObject, as _: D.Type) -> D {
+        if isClassOrUnknown(D.self) {
+            if D.self is AnyClass { return unsafeBitCast(object, to: D.self) }
+            return directNonClassValueOutOfLine(object, as: D.self)
+        }
+        return directNonClassValue(object, as: D.self)
+    }
+
+    /// `directValue(_:as:)` for a `D` that is not a class: unboxed, or presented as the
+    /// protocol `D`.
+    @inlinable @inline(__always)
+    static func directNonClassValue<D>(_ object: AnyObject, as _: D.Type) -> D {
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier(TypedBox<D>.self) {
+            return unsafeDowncast(object, to: TypedBox<D>.self).value
+        }
+        // A class instance to present as the existential `D` (a transient by its protocol).
+        return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
+            let existential = UnsafeMutableRawPointer(buffer.baseAddress!)
+            ExistentialTemplates.present(object, as: ObjectIdentifier(D.self), into: existential, size: MemoryLayout<D>.size)
+            return buffer.baseAddress!.move()
+        }
+    }
+
+    /// `directNonClassValue(_:as:)`, called out of line (for `AnyObject`, or where `D` is
+    /// not known until run time).
+    @inlinable @inline(never)
+    static func directNonClassValueOutOfLine<D>(_ object: AnyObject, as _: D.Type) -> D {
+        directNonClassValue(object, as: D.self)
+    }
+
+    /// Whether `D` may be a class: false only when the compiler knows it is not, true for a
+    /// class, for `AnyObject` (and, on Apple platforms, an `@objc` protocol), and where `D`
+    /// is not known until run time. Decided when the caller is compiled (`_canBeClass` is 0,
+    /// 1 or 2 before the optimizer runs), which `D.self is AnyClass` is not: tested by `is`
+    /// alone, a class's injection kept the code for values and protocols until machine
+    /// code, too large to be inlined into a caller injecting several dependencies, and LLVM
+    /// merged the copies into one function taking the type's metadata accessor (about 40
+    /// instructions a call more: callgrind `scope`, `graph`). So the injections test this
+    /// first, then `is AnyClass`, and send what is left of a class's path out of line.
+    @inlinable @inline(__always)
+    static func isClassOrUnknown<D>(_: D.Type) -> Bool {
+        _canBeClass(D.self) != 0
+    }
+
+    /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
+    /// the choice of path is made in the caller's module: a class takes `injectObject`,
+    /// which has no code for anything else (see `isClassOrUnknown(_:)`); for a protocol, one
+    /// metadata read chooses between the value path and the class-bound one.
+    @inlinable
+    static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        if isClassOrUnknown(D.self) {
+            if D.self is AnyClass { return try injectObject(byType: D.self, arguments: arguments) }
+            return try injectAnyTypeOutOfLine(byType: D.self, arguments: arguments)
+        }
+        return try injectAnyType(byType: D.self, arguments: arguments)
+    }
+
+    /// `inject(byType:arguments:)` for a class `D`: the direct path's object, which is of
+    /// class `D`, or the general path's answer.
+    @inlinable @inline(__always)
+    static func injectObject<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        let id = ObjectIdentifier(D.self)
+        if let object = try arguments.isEmpty ? directObject(ofType: id, arguments) : directObject(ofType: id, parameters: arguments) {
+            return unsafeBitCast(object, to: D.self)
+        }
+        return try resolveOutOfLine(byType: D.self, arguments: arguments)
+    }
+
+    /// `resolve(byType:arguments:)`, called out of line: its generic result is returned
+    /// through memory on the caller's stack, which made the inlined caller guard its stack
+    /// frame (a canary written and checked on every call).
+    @inlinable @inline(never)
+    static func resolveOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        try resolve(byType: D.self, arguments: arguments)
+    }
+
+    /// `injectAnyType(byType:arguments:)`, called out of line (for `AnyObject`, or where `D`
+    /// is not known until run time).
+    @inlinable @inline(never)
+    static func injectAnyTypeOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        try injectAnyType(byType: D.self, arguments: arguments)
+    }
+
+    /// `inject(byType:arguments:)` for any type: inlined where `D` is not a class (where it
+    /// is, `_canBeClass` made the caller take `injectObject`), so that the tests below fold
+    /// away in the caller's module.
+    @inlinable @inline(__always)
+    static func injectAnyType<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        // A value with parameters is answered boxed, as a class is: only one without is written in place.
+        if arguments.isEmpty, !(D.self is AnyClass) {
+            return try ValueLayout.mayHoldValues(D.self) ? injectValue(byType: D.self) : injectClassBound(byType: D.self)
+        }
+        // One call: `isEmpty` is a constant where this is inlined.
+        let id = ObjectIdentifier(D.self)
+        if let object = try arguments.isEmpty ? directObject(ofType: id, arguments) : directObject(ofType: id, parameters: arguments) {
+            return directValue(object, as: D.self)
+        }
+        return try resolve(byType: D.self, arguments: arguments)
+    }
+
+    /// Resolves by name with `arguments`, trying the direct path first.
+    @inlinable
+    static func inject<D>(byName name: String, arguments: InjectionArguments) throws -> D {
+        if let object = try directObject(named: name, as: ObjectIdentifier(D.self), arguments) {
+            return directValue(object, as: D.self)
+        }
+        return try resolveOutOfLine(byName: name, arguments: arguments)
+    }
+
+    /// `resolve(byName:arguments:)`, called out of line (see `resolveOutOfLine(byType:arguments:)`).
+    @inlinable @inline(never)
+    static func resolveOutOfLine<D>(byName name: String, arguments: InjectionArguments) throws -> D {
+        try resolve(byName: name, arguments: arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(type: TypeKey(D.self), arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byName name: String, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(.name(name), arguments)
+    }
+
+    @usableFromInline
+    static func resolve<D>(byValue value: AnyHashable, arguments: InjectionArguments) throws -> D {
+        try GraphContext.resolve(.value(value), arguments)
+    }
+}
