@@ -51,16 +51,16 @@ extension DependencyGraph {
     }
 
     /// Resolves by type with `arguments`, trying the direct path first. Inlined, so that
-    /// the choice of path is made in the caller's module: a class takes `injectObject`,
-    /// which has no code for anything else (see `isClassOrUnknown(_:)`); for a protocol, one
-    /// metadata read chooses between the value path and the class-bound one.
+    /// the choice of path is made in the caller's module (see `isClassOrUnknown(_:)`): a
+    /// class takes `injectObject`, a value or an existential `injectNonClass`, neither with
+    /// code for the other.
     @inlinable
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
         if isClassOrUnknown(D.self) {
             if D.self is AnyClass { return try injectObject(byType: D.self, arguments: arguments) }
-            return try injectAnyTypeOutOfLine(byType: D.self, arguments: arguments)
+            return try injectNonClassOutOfLine(byType: D.self, arguments: arguments)
         }
-        return try injectAnyType(byType: D.self, arguments: arguments)
+        return try injectNonClass(byType: D.self, arguments: arguments)
     }
 
     /// `inject(byType:arguments:)` for a class `D`: the direct path's object, which is of
@@ -74,36 +74,34 @@ extension DependencyGraph {
         return try resolveOutOfLine(byType: D.self, arguments: arguments)
     }
 
+    /// `inject(byType:arguments:)` for a `D` that is not a class (a value, an existential,
+    /// `AnyObject`): without parameters, written in place or presented by the injecting
+    /// code (for a protocol, one metadata read chooses between the value path and the
+    /// class-bound one); with parameters, answered boxed, as a class is.
+    @inlinable @inline(__always)
+    static func injectNonClass<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        if arguments.isEmpty {
+            return try ValueLayout.mayHoldValues(D.self) ? injectValue(byType: D.self) : injectClassBound(byType: D.self)
+        }
+        if let object = try directObject(ofType: ObjectIdentifier(D.self), parameters: arguments) {
+            return directValue(object, as: D.self)
+        }
+        return try resolveOutOfLine(byType: D.self, arguments: arguments)
+    }
+
+    /// `injectNonClass(byType:arguments:)`, called out of line (for `AnyObject`, or where
+    /// `D` is not known until run time).
+    @inlinable @inline(never)
+    static func injectNonClassOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
+        try injectNonClass(byType: D.self, arguments: arguments)
+    }
+
     /// `resolve(byType:arguments:)`, called out of line: its generic result is returned
     /// through memory on the caller's stack, which made the inlined caller guard its stack
     /// frame (a canary written and checked on every call).
     @inlinable @inline(never)
     static func resolveOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
         try resolve(byType: D.self, arguments: arguments)
-    }
-
-    /// `injectAnyType(byType:arguments:)`, called out of line (for `AnyObject`, or where `D`
-    /// is not known until run time).
-    @inlinable @inline(never)
-    static func injectAnyTypeOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
-        try injectAnyType(byType: D.self, arguments: arguments)
-    }
-
-    /// `inject(byType:arguments:)` for any type: inlined where `D` is not a class (where it
-    /// is, `_canBeClass` made the caller take `injectObject`), so that the tests below fold
-    /// away in the caller's module.
-    @inlinable @inline(__always)
-    static func injectAnyType<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
-        // A value with parameters is answered boxed, as a class is: only one without is written in place.
-        if arguments.isEmpty, !(D.self is AnyClass) {
-            return try ValueLayout.mayHoldValues(D.self) ? injectValue(byType: D.self) : injectClassBound(byType: D.self)
-        }
-        // One call: `isEmpty` is a constant where this is inlined.
-        let id = ObjectIdentifier(D.self)
-        if let object = try arguments.isEmpty ? directObject(ofType: id, arguments) : directObject(ofType: id, parameters: arguments) {
-            return directValue(object, as: D.self)
-        }
-        return try resolve(byType: D.self, arguments: arguments)
     }
 
     /// Resolves by name with `arguments`, trying the direct path first.
