@@ -13,7 +13,7 @@ extension DependencyGraph {
     /// non-optional type (`let service: Service = …`), because without one
     /// `try DependencyGraph.inject(byType: Service.self)` is the optional form, which returns
     /// nil when nothing is registered.
-    @inlinable
+    @inlinable @inline(__always)
     @_disfavoredOverload
     public static func inject<D>(byType type: D.Type = D.self) throws -> D {
         try inject(byType: D.self, arguments: .none)

@@ -54,7 +54,7 @@ extension DependencyGraph {
     /// the choice of path is made in the caller's module (see `isClassOrUnknown(_:)`): a
     /// class takes `injectObject`, a value or an existential `injectNonClass`, neither with
     /// code for the other.
-    @inlinable
+    @inlinable @inline(__always)
     static func inject<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D {
         if isClassOrUnknown(D.self) {
             if D.self is AnyClass { return try injectObject(byType: D.self, arguments: arguments) }

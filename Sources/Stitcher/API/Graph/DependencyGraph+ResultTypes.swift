@@ -76,7 +76,8 @@ extension DependencyGraph {
         let direct = try directObjects(
             ofElement: id, reserve: { all.reserveCapacity($0) }, { all.append(directValue($0, as: Element.self)) },
             keeping: { ElementArrayBox(all) })
-        return direct ? all : try inject(byType: [Element].self, arguments: .none)
+        // Out of line: the general path is rare, and its code made the kept array's read slower.
+        return direct ? all : try injectNonClassOutOfLine(byType: [Element].self, arguments: .none)
     }
 
     /// Injects every dependency matching the collection's element type that takes
