@@ -22,7 +22,7 @@ struct AddressSet {
         for object in objects {
             let word = Self.word(object)
             var index = OpenAddressing.bucket(of: word, shift: shift)
-            while buckets[index] != 0 && buckets[index] != word { index = (index + 1) & (buckets.count - 1) }
+            while buckets[index] != 0 && buckets[index] != word { index = OpenAddressing.next(after: index, mask: buckets.count - 1) }
             buckets[index] = word
         }
     }
@@ -34,7 +34,7 @@ struct AddressSet {
             while true {
                 if buckets[index] == word { return true }
                 if buckets[index] == 0 { return false }
-                index = (index + 1) & (buckets.count - 1)
+                index = OpenAddressing.next(after: index, mask: buckets.count - 1)
             }
         }
     }

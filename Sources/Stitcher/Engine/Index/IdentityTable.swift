@@ -41,7 +41,7 @@ struct IdentityTable: Sendable {
                 let hash = entries[position].record.identityHash
                 assert(self.position(of: entries[position].record) { entries[$0].record } == nil, "one entry per identity")
                 var index = hash & mask
-                while buckets[index] != 0 { index = (index + 1) & mask }
+                while buckets[index] != 0 { index = OpenAddressing.next(after: index, mask: mask) }
                 buckets[index] = Self.bucket(hash, position)
             }
         }
@@ -61,7 +61,7 @@ struct IdentityTable: Sendable {
             let bucket = buckets[index]
             if bucket == 0 { break }
             if let found = Self.position(in: bucket, ifItHolds: record, recordAt) { return found }
-            index = (index + 1) & mask
+            index = OpenAddressing.next(after: index, mask: mask)
         }
         // A full table would make probing loop forever.
         precondition(!OpenAddressing.isFull(count: count + 1, buckets: buckets.count), "an IdentityTable holds no more than its capacity")
@@ -78,7 +78,7 @@ struct IdentityTable: Sendable {
             let bucket = buckets[index]
             if bucket == 0 { return nil }
             if let found = Self.position(in: bucket, ifItHolds: record, recordAt) { return found }
-            index = (index + 1) & mask
+            index = OpenAddressing.next(after: index, mask: mask)
         }
     }
 

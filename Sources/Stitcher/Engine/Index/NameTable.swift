@@ -56,7 +56,7 @@ struct NameTable: Sendable {
     /// Puts a row whose name has `hash` in the first free bucket of its probe sequence.
     private mutating func place(_ row: UInt, hash: Int) {
         var index = hash & mask
-        while buckets[index] != 0 { index = (index + 1) & mask }
+        while buckets[index] != 0 { index = OpenAddressing.next(after: index, mask: mask) }
         buckets[index] = isTagged ? Self.tag(hash) | row : row
     }
 
@@ -147,7 +147,7 @@ struct NameTable: Sendable {
                 let bucket = buckets[index]
                 if bucket == 0 { return nil }
                 if bucket & tagMask == tag && isNamed(bucket & ~tagMask) { return index }
-                index = (index + 1) & mask
+                index = OpenAddressing.next(after: index, mask: mask)
             }
         }
     }

@@ -28,9 +28,18 @@ enum OpenAddressing {
     static func spread(_ word: UInt) -> UInt { word &* 0x9E37_79B9_7F4A_7C15 }
 
     /// The bucket of `word` in a table of `1 << (UInt.bitWidth - shift)` buckets: the top
-    /// bits of `spread(word)`.
+    /// bits of `spread(word)`. A table has 8 buckets at least, so `shift` is below the word's
+    /// width, and the masking shift (one instruction) gives what `>>` would (three: `>>`
+    /// also handles a shift by the whole width).
     @inline(__always)
     static func bucket(of word: UInt, shift: UInt) -> Int {
-        Int(truncatingIfNeeded: spread(word) >> shift)
+        assert(shift < UInt(UInt.bitWidth), "a table has at least 8 buckets")
+        return Int(truncatingIfNeeded: spread(word) &>> shift)
+    }
+
+    /// The bucket after `index` in a table whose bucket count is `mask + 1`, wrapping around.
+    @inline(__always)
+    static func next(after index: Int, mask: Int) -> Int {
+        (index &+ 1) & mask
     }
 }

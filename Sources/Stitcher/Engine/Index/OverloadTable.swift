@@ -46,7 +46,7 @@ struct OverloadTable: @unchecked Sendable {
         var entries = [Unmanaged<IndexEntry>?](repeating: nil, count: count)
         for overload in overloads {
             var index = Self.bucket(overload.key.type, overload.key.signature, mask: count - 1)
-            while keys[index].type != 0 { index = (index + 1) & (count - 1) }
+            while keys[index].type != 0 { index = OpenAddressing.next(after: index, mask: count - 1) }
             keys[index] = overload.key
             entries[index] = overload.entry
         }
@@ -78,7 +78,7 @@ struct OverloadTable: @unchecked Sendable {
                 let key = keys[index]
                 if key.type == type && key.signature == signature { return entries.withUnsafeBufferPointer { $0[index] } }
                 if key.type == 0 { return nil }
-                index = (index + 1) & mask
+                index = OpenAddressing.next(after: index, mask: mask)
             }
         }
     }

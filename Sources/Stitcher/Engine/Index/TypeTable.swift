@@ -175,7 +175,7 @@ struct TypeTable: @unchecked Sendable {
     /// The bucket holding `key`, or the empty one where it goes.
     private func freeOrMatchingPosition(of key: UInt) -> Int {
         var index = Self.slot(key, shift: shift, mask: mask)
-        while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
+        while keys[index] != 0 && keys[index] != key { index = OpenAddressing.next(after: index, mask: mask) }
         return index
     }
 
@@ -212,7 +212,7 @@ struct TypeTable: @unchecked Sendable {
                 let candidate = keys[index]
                 if candidate == key { return index }
                 if candidate == 0 { return nil }
-                index = (index + 1) & mask
+                index = OpenAddressing.next(after: index, mask: mask)
             }
         }
     }
