@@ -36,15 +36,13 @@ extension DependencyGraph {
         directNonClassValue(object, as: D.self)
     }
 
-    /// Whether `D` may be a class: false only when the compiler knows it is not, true for a
+    /// Whether `D` may be a class: false only when the compiler knows it is not; true for a
     /// class, for `AnyObject` (and, on Apple platforms, an `@objc` protocol), and where `D`
-    /// is not known until run time. Decided when the caller is compiled (`_canBeClass` is 0,
-    /// 1 or 2 before the optimizer runs), which `D.self is AnyClass` is not: tested by `is`
-    /// alone, a class's injection kept the code for values and protocols until machine
-    /// code, too large to be inlined into a caller injecting several dependencies, and LLVM
-    /// merged the copies into one function taking the type's metadata accessor (about 40
-    /// instructions a call more: callgrind `scope`, `graph`). So the injections test this
-    /// first, then `is AnyClass`, and send what is left of a class's path out of line.
+    /// is known only at run time. `_canBeClass` is decided before the optimizer runs;
+    /// `D.self is AnyClass` is not, and tested alone it left every injection with the code
+    /// of every path, too large to inline (docs/performance-notes.md, sixteenth step). So
+    /// the injections test this first, then `is AnyClass`, and send what is left of a
+    /// class's path out of line.
     @inlinable @inline(__always)
     static func isClassOrUnknown<D>(_: D.Type) -> Bool {
         _canBeClass(D.self) != 0
