@@ -87,8 +87,9 @@ extension DependencyGraph {
         return try resolveOutOfLine(byType: D.self, arguments: arguments)
     }
 
-    /// `injectNonClass(byType:arguments:)`, called out of line (for `AnyObject`, or where
-    /// `D` is not known until run time).
+    /// `injectNonClass(byType:arguments:)`, called out of line: for `AnyObject`, for a `D`
+    /// known only at run time, and for a caller whose general path is rare and should not
+    /// grow its fast one (an array request, whose `[Element]` is never a class).
     @inlinable @inline(never)
     static func injectNonClassOutOfLine<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
         try injectNonClass(byType: D.self, arguments: arguments)
