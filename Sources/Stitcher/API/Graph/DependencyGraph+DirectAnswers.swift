@@ -108,7 +108,7 @@ extension DependencyGraph {
     /// Ends the build of a value whose typed factory returned (see `makeValue(with:)`).
     @usableFromInline
     static func endValueBuild() {
-        ThreadState.unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.popFrame() }
+        ThreadState.popCurrentFrame()
     }
 
     /// Ends the build of a value whose typed factory threw, and returns the error to throw

@@ -122,9 +122,9 @@ extension GraphEngine {
         for node in order {
             let dependency = model.nodes[node].record.locator.context
             for (instance, witness) in teardowns[ObjectIdentifier(model.nodes[node].entry)] ?? [] {
-                if let synchronous = witness.synchronous {
+                if witness.hasSynchronous {
                     do {
-                        try synchronous(instance)
+                        try witness.tearDownSynchronously(instance)
                         report(.tornDown(dependency, scope: nil, error: nil))
                     } catch {
                         report(.tornDown(dependency, scope: nil, error: error))

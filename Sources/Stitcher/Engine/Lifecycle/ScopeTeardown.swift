@@ -46,9 +46,9 @@ struct ScopeTeardown: @unchecked Sendable {
     private static func runSynchronously(
         _ instance: AnyObject, of record: RegistrationRecord, by witness: TeardownWitness, in scope: ScopeStore
     ) -> ScopeTeardownError.Failure? {
-        if let synchronous = witness.synchronous {
+        if witness.hasSynchronous {
             do {
-                try synchronous(instance)
+                try witness.tearDownSynchronously(instance)
                 scope.report(.tornDown(record.locator.context, scope: scope.id, error: nil))
                 return nil
             } catch {
@@ -79,7 +79,7 @@ struct ScopeTeardown: @unchecked Sendable {
                 if let asynchronous = teardown.witness.asynchronous {
                     try await asynchronous(teardown.instance)
                 } else {
-                    try teardown.witness.synchronous?(teardown.instance)
+                    try teardown.witness.tearDownSynchronously(teardown.instance)
                 }
                 scope.report(.tornDown(teardown.dependency, scope: scope.id, error: nil))
             } catch {

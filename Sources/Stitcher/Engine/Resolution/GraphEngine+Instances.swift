@@ -185,7 +185,7 @@ extension GraphEngine {
         if state.frames.isEmpty {
             // Both are nil between resolutions: only write what there is.
             if let inherited { state.inherited = inherited }
-            if let chain = chain ?? inherited?.chain { state.chain = chain }
+            if let chain = chain ?? inherited?.chain { state.adopt(chain: chain) }
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
             throw tooDeep(entry, state)
         }

@@ -47,8 +47,13 @@ final class ThreadState {
     /// The dependency scope a synchronous region of a task (or of code outside any task)
     /// binds on this thread, while it runs (see `GraphContext.scope`).
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
-    /// The identity of this thread's outermost resolution, made when first needed.
-    @exclusivity(unchecked) var chain: ResolutionChain?
+    /// The identity of this thread's outermost resolution, made when first needed, when it
+    /// is not this thread's spare chain (`usesSpareChain`; see `adopt(chain:)`).
+    @exclusivity(unchecked) private var heldChain: ResolutionChain?
+    /// Whether this thread's outermost resolution is identified by `spareChain`, which the
+    /// state holds already: retaining it again for each outermost build (every instance a
+    /// request scope builds) cost two atomic operations a build.
+    @exclusivity(unchecked) private var usesSpareChain = false
     /// The scope the running task's binding names, read once by the resolution in progress
     /// (see `taskScopeDuringResolution(_:)`); unretained, as the binding holds it.
     @exclusivity(unchecked) private var resolutionTaskScope: Unmanaged<ScopeStore>?
@@ -151,6 +156,18 @@ final class ThreadState {
     @inline(__always)
     var isOutsideAnyResolution: Bool { frames.isEmpty && inheritedPathCount == 0 }
 
+    /// `popFrame()` on the calling thread's state, which has a frame: where a value's build
+    /// ends (`DependencyGraph.endValueBuild()`). Passes a function, not a closure, to
+    /// `_withUnsafeGuaranteedRef`: a closure there was left out of line in some builds (a
+    /// call and its frame more per value built).
+    @inline(__always)
+    static func popCurrentFrame() {
+        unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef(popFrame(of:))
+    }
+
+    @inline(__always)
+    private static func popFrame(of state: ThreadState) { state.popFrame() }
+
     /// Pops the innermost frame, and ends the resolution when it was the outermost.
     @inline(__always)
     func popFrame() {
@@ -163,17 +180,21 @@ final class ThreadState {
     /// enough to be inlined where a value's build ends (`DependencyGraph.endValueBuild()`).
     @inline(__always)
     func endResolution() {
-        if inherited != nil || resolutionTaskScope != nil || chain != nil || !supersededDuringResolution.isEmpty {
+        if inherited != nil || resolutionTaskScope != nil || usesSpareChain || heldChain != nil
+            || !supersededDuringResolution.isEmpty
+        {
             forgetResolution()
         }
     }
 
+    /// Writes only what the resolution set: most outermost builds set the chain alone.
     @inline(never)
     private func forgetResolution() {
-        inherited = nil
+        if inherited != nil { inherited = nil }
         resolutionTaskScope = nil
-        chain = nil
-        supersededDuringResolution.removeAll()
+        usesSpareChain = false
+        if heldChain != nil { heldChain = nil }
+        if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
     }
 
     /// The dependency scope bound to the running task, as `read` tells it, read once for
@@ -196,13 +217,27 @@ final class ThreadState {
     /// The chain of the current outermost resolution, made on first use.
     var currentChain: ResolutionChain { unretainedCurrentChain.takeUnretainedValue() }
 
-    /// `currentChain` without counting a reference to it: the state holds it (`chain`)
-    /// until the resolution ends.
+    /// `currentChain` without counting a reference to it: the state holds it until the
+    /// resolution ends (see `adopt(chain:)`).
     var unretainedCurrentChain: Unmanaged<ResolutionChain> {
-        if let chain = self.chain { return .passUnretained(chain) }
+        if usesSpareChain { return .passUnretained(spareChain) }
+        if let heldChain { return .passUnretained(heldChain) }
         let chain = unretainedNewChain()
-        self.chain = chain.takeUnretainedValue()
+        usesSpareChain = true
         return chain
+    }
+
+    /// Makes `chain` the identity of the outermost resolution starting on this thread (its
+    /// first frame is about to be pushed), until the resolution ends (`endResolution()`).
+    ///
+    /// **Reclamation rule.** The state holds the chain of its resolution in progress for
+    /// as long as it runs: its spare chain (`usesSpareChain`), which only
+    /// `renewSpareChain()` replaces, after moving one in use to `heldChain`; or any other
+    /// chain (inherited from a task) in `heldChain`. So a chain handed out unretained
+    /// (`unretainedCurrentChain`, a scope slot's builder) outlives the resolution's frames.
+    @inline(__always)
+    func adopt(chain: ResolutionChain) {
+        if chain === spareChain { usesSpareChain = true } else { heldChain = chain }
     }
 
     /// A path to share with child tasks for a new outermost build of `chain`, whose steps
@@ -277,6 +312,13 @@ final class ThreadState {
         if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.chain === spareChain {
             path.releaseChain()
             if isKnownUniquelyReferenced(&spareChain) { return }
+        }
+        // A new outermost resolution starts only once the previous one ended, which forgets
+        // its chain; were the spare one still in use, it stays held (see `adopt(chain:)`).
+        assert(!usesSpareChain, "a new chain is made only between outermost resolutions")
+        if usesSpareChain {
+            heldChain = spareChain
+            usesSpareChain = false
         }
         spareChain = ResolutionChain()
     }
