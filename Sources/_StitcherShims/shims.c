@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL = 0;
+_Thread_local stitcher_frame_counters stitcher_frames STITCHER_TLS_MODEL = {0, 0};
 // Cycle detection follows its default, `RuntimeCycleDetectionAvailability.debugOnly`: on in
 // builds with the `DEBUG` condition (SwiftPM and Xcode define it for C as for Swift), until
 // the configuration is set. `ConfigurationTests` checks that the two agree.

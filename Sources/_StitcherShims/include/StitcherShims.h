@@ -6,6 +6,10 @@
 
 #include <stdatomic.h>
 
+/// For the accessors of the thread-local frame counters, which every resolution calls:
+/// without it, some Swift functions kept calls to out-of-line copies.
+#define STITCHER_ALWAYS_INLINE __attribute__((always_inline))
+
 #if defined(__ELF__)
 #define STITCHER_TLS_MODEL __attribute__((tls_model("initial-exec")))
 #else
@@ -15,6 +19,18 @@
 /// The calling thread's `ThreadState` (unretained; the thread-specific key that destroys it
 /// holds the reference), or NULL before the thread's first lookup.
 extern _Thread_local void *_Nullable stitcher_thread_state STITCHER_TLS_MODEL;
+
+/// The calling thread's resolution path, as far as ending a value's build needs it: how many
+/// frames are on it (`FrameStack`'s count) and whether its outermost resolution kept
+/// something to forget when it ends (`ThreadState.popFrame()`). In C so that the end of
+/// a value's build, inlined into the injecting code, pops its frame with no call and no
+/// Swift object layout assumed (`stitcher_pop_frame`).
+typedef struct {
+    long count;
+    long keeps;
+} stitcher_frame_counters;
+
+extern _Thread_local stitcher_frame_counters stitcher_frames STITCHER_TLS_MODEL;
 
 /// The process-wide values every lookup reads, alone on their cache line: a neighbour
 /// written by other code would make reading threads contend. All change rarely.
@@ -55,6 +71,23 @@ extern stitcher_path_counter stitcher_paths;
 static inline void *_Nullable stitcher_current_thread_state(void) { return stitcher_thread_state; }
 
 static inline void stitcher_set_current_thread_state(void *_Nullable state) { stitcher_thread_state = state; }
+
+STITCHER_ALWAYS_INLINE static inline long stitcher_frame_count(void) { return stitcher_frames.count; }
+
+STITCHER_ALWAYS_INLINE static inline void stitcher_set_frame_count(long count) { stitcher_frames.count = count; }
+
+STITCHER_ALWAYS_INLINE static inline long stitcher_resolution_keeps(void) { return stitcher_frames.keeps; }
+
+STITCHER_ALWAYS_INLINE static inline void stitcher_set_resolution_keeps(long keeps) { stitcher_frames.keeps = keeps; }
+
+/// Pops the calling thread's innermost frame, which holds no reference (a frame is
+/// trivially destroyed: `FrameStack` checks it), and answers whether that ended an outermost
+/// resolution that kept something to forget, which the caller then forgets
+/// (`ThreadState.popFrame()`, and the end of a value's build in the injecting code).
+STITCHER_ALWAYS_INLINE static inline int stitcher_pop_frame(void) {
+    long count = --stitcher_frames.count;
+    return count == 0 && stitcher_frames.keeps != 0;
+}
 
 static inline long stitcher_isolated_graph_count(void) {
     return atomic_load_explicit(&stitcher_counters.isolated_graphs, memory_order_relaxed);

@@ -1,3 +1,5 @@
+public import _StitcherShims
+
 // The direct path's answers, as the injecting code calls them: an object, a value written in
 // place or made by the caller's own code, a class-bound existential's reference and template.
 // Not API: `@usableFromInline` for the inlined injections (`DependencyGraph+InjectionPaths.swift`).
@@ -91,8 +93,14 @@ extension DependencyGraph {
     /// code. The factory is `ValueFactory<D>`: the engine answers with one only for a
     /// registration that produces exactly the type asked for, and makes one only for types
     /// whose values are all of exactly that type. It comes unretained: the build's frame
-    /// keeps it alive until `endValueBuild()` (see `ValueFactory`). Not inlined: inlined,
-    /// it made `injectValue(byType:)` too large to be inlined for an existential `D`.
+    /// keeps it alive until the frame is popped, after it returns (see `ValueFactory`). Not
+    /// inlined: inlined, it made `injectValue(byType:)` too large to be inlined for an
+    /// existential `D`.
+    ///
+    /// The frame is popped here, in C (`stitcher_pop_frame`, as `ThreadState.popFrame()`
+    /// pops every frame), with no call: only an outermost resolution that kept something
+    /// calls into the engine to forget it. (A call to pop it cost the struct by its own
+    /// type about 40 instructions of its 260.)
     @inlinable @inline(never)
     static func makeValue<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
         let value: D
@@ -101,14 +109,14 @@ extension DependencyGraph {
         } catch {
             throw endValueBuild(failing: error)
         }
-        endValueBuild()
+        if stitcher_pop_frame() != 0 { forgetEndedResolution() }
         return value
     }
 
-    /// Ends the build of a value whose typed factory returned (see `makeValue(with:)`).
-    @usableFromInline
-    static func endValueBuild() {
-        ThreadState.popCurrentFrame()
+    /// Forgets what the outermost resolution whose last frame `makeValue(with:)` popped kept.
+    @usableFromInline @inline(never)
+    static func forgetEndedResolution() {
+        ThreadState.forgetEndedResolution()
     }
 
     /// Ends the build of a value whose typed factory threw, and returns the error to throw

@@ -15,7 +15,7 @@ enum TransientLifetime: LifetimeRules {
     ) throws -> AnyObject {
         // The frame pushed before the factory runs keeps the snapshot, and so the entry,
         // alive however the factory changes the graph; nothing touches it afterwards.
-        try entry._withUnsafeGuaranteedRef { try graph.makeTransient($0, arguments, state) }
+        try entry._withUnsafeGuaranteedRef { try graph.makeTransientForRules($0, arguments, state) }
     }
 
     static func instanceAsync(of entry: IndexEntry, in graph: GraphEngine, _ arguments: InjectionArguments) async throws

@@ -128,6 +128,15 @@ extension GraphEngine {
         return try instantiate(entry, arguments, state, inherited: inherited)
     }
 
+    /// `makeTransient` for the lifetime's rules (`TransientLifetime.instance`, an
+    /// injection with parameters). Out of line, so that it is compiled with the rest of the
+    /// resolution code: inlined into the rules' witness, its thread-local accessors (C
+    /// functions, see `FrameStack`) were left as calls there, nine a build.
+    @inline(never)
+    func makeTransientForRules(_ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState) throws -> AnyObject {
+        try makeTransient(entry, arguments, state)
+    }
+
     /// What every transient build starts with: the path inherited from a parent task, and
     /// the cycle check (an outermost resolution with no inherited path cannot be a cycle).
     @inline(__always)
@@ -183,9 +192,17 @@ extension GraphEngine {
         inherited: InheritedResolution?, chain: ResolutionChain? = nil
     ) throws {
         if state.frames.isEmpty {
-            // Both are nil between resolutions: only write what there is.
+            // Both are nil between resolutions: only write what there is, once the flag that
+            // has the end of the resolution forget them is raised (first: see `adopt(chain:)`).
+            if chain != nil || inherited != nil { state.noteResolutionKeeps() }
             if let inherited { state.inherited = inherited }
-            if let chain = chain ?? inherited?.chain { state.adopt(chain: chain) }
+            // Unwrapped one at a time: `chain ?? inherited?.chain` made an owned copy, a
+            // reference counted (and released) for every outermost build.
+            if let chain {
+                state.adopt(chain: chain)
+            } else if let chain = inherited?.chain {
+                state.adopt(chain: chain)
+            }
         } else if StackGuard.isNearlyExhausted(lowestAddress: state.stackLimit) {
             throw tooDeep(entry, state)
         }

@@ -1,4 +1,5 @@
 import Atomics
+internal import _StitcherShims
 
 /// One instantiation in progress on a thread.
 ///
@@ -243,21 +244,31 @@ enum WaitRegistry {
 ///
 /// A buffer that only its thread touches, grown by hand: pushing and popping a frame checks
 /// no uniqueness and copies no array, which an `Array` would on every instantiation.
+///
+/// One per thread (its `ThreadState`'s), so its count is the thread's C thread-local one
+/// (`stitcher_frames`), and a frame is popped in C (`stitcher_pop_frame`, see
+/// `ThreadState.popFrame()`), where the end of a value's build, inlined into the injecting
+/// code, pops it too (`DependencyGraph.makeValue(with:)`). Frames are trivially destroyed
+/// (checked when the stack is made), so that a pop is a decrement.
 struct FrameStack: RandomAccessCollection {
     private var base: UnsafeMutablePointer<ResolutionFrame>
     private var capacity: Int
-    private(set) var count = 0
 
     init() {
+        precondition(_isPOD(ResolutionFrame.self), "a frame holds no reference, so that popping it releases nothing")
         capacity = 16
         base = .allocate(capacity: capacity)
     }
 
-    /// Frees the buffer; the stack must not be used afterwards.
+    /// How many frames are on the stack: the calling thread's count, which only the
+    /// thread's own stack changes.
+    @inline(__always)
+    var count: Int { stitcher_frame_count() }
+
+    /// Frees the buffer (its frames need no deinitialization); the stack must not be used
+    /// afterwards. Leaves the count alone: it is the thread's, not the buffer's.
     mutating func deallocate() {
-        base.deinitialize(count: count)
         base.deallocate()
-        count = 0
     }
 
     var startIndex: Int { 0 }
@@ -293,15 +304,10 @@ struct FrameStack: RandomAccessCollection {
 
     @inline(__always)
     mutating func push(_ frame: ResolutionFrame) {
+        let count = self.count
         if count == capacity { grow() }
         (base + count).initialize(to: frame)
-        count += 1
-    }
-
-    @inline(__always)
-    mutating func pop() {
-        count -= 1
-        (base + count).deinitialize(count: 1)
+        stitcher_set_frame_count(count &+ 1)
     }
 
     private mutating func grow() {

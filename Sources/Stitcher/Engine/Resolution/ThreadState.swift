@@ -29,7 +29,10 @@ final class ThreadState {
         willSet {
             // Frames and direct lookups hold entries of the snapshot they read unretained:
             // while a resolution is in progress, a replaced snapshot is kept until it ends.
-            if !frames.isEmpty, let snapshot { supersededDuringResolution.append(snapshot) }
+            if !frames.isEmpty, let snapshot {
+                supersededDuringResolution.append(snapshot)
+                noteResolutionKeeps()
+            }
         }
         didSet { unretainedSnapshot = snapshot.map(Unmanaged.passUnretained) }
     }
@@ -40,6 +43,7 @@ final class ThreadState {
     /// Instantiations in progress on this thread, outermost first.
     @exclusivity(unchecked) var frames = FrameStack()
     /// The path inherited from the task that started this thread's outermost resolution.
+    /// Set by the first frame's caller, which raises `noteResolutionKeeps()` first.
     @exclusivity(unchecked) var inherited: InheritedResolution?
     /// The path this thread shares with child tasks while a stored-scope dependency is
     /// being built.
@@ -156,45 +160,40 @@ final class ThreadState {
     @inline(__always)
     var isOutsideAnyResolution: Bool { frames.isEmpty && inheritedPathCount == 0 }
 
-    /// `popFrame()` on the calling thread's state, which has a frame: where a value's build
-    /// ends (`DependencyGraph.endValueBuild()`). Passes a function, not a closure, to
-    /// `_withUnsafeGuaranteedRef`: a closure there was left out of line in some builds (a
-    /// call and its frame more per value built).
-    @inline(__always)
-    static func popCurrentFrame() {
-        unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef(popFrame(of:))
+    /// Forgets what the outermost resolution on the calling thread, whose last frame
+    /// `stitcher_pop_frame()` just popped, kept (the pop answered that it kept something):
+    /// where a value's build ends, in the injecting code (`DependencyGraph.makeValue(with:)`).
+    static func forgetEndedResolution() {
+        unretainedCurrent.unsafelyUnwrapped._withUnsafeGuaranteedRef(forgetResolution(of:))
     }
 
-    @inline(__always)
-    private static func popFrame(of state: ThreadState) { state.popFrame() }
+    private static func forgetResolution(of state: ThreadState) { state.forgetResolution() }
 
-    /// Pops the innermost frame, and ends the resolution when it was the outermost.
+    /// Pops the innermost frame, and ends the resolution when it was the outermost: forgets
+    /// what it kept. Most kept nothing: one thread-local flag tells (`stitcher_frames.keeps`),
+    /// which every field the resolution sets raises (`noteResolutionKeeps()`). The pop and
+    /// the test are one C function (`stitcher_pop_frame`), which the end of a value's build,
+    /// inlined into the injecting code, calls too.
     @inline(__always)
     func popFrame() {
-        frames.pop()
-        if frames.isEmpty { endResolution() }
+        if stitcher_pop_frame() != 0 { forgetResolution() }
     }
 
-    /// Forgets what the outermost resolution that just ended kept. Most kept nothing: the
-    /// checks are inlined and the releases are not, so that the frame's pop stays small
-    /// enough to be inlined where a value's build ends (`DependencyGraph.endValueBuild()`).
+    /// Records that the resolution in progress set something `forgetResolution()` clears.
     @inline(__always)
-    func endResolution() {
-        if inherited != nil || resolutionTaskScope != nil || usesSpareChain || heldChain != nil
-            || !supersededDuringResolution.isEmpty
-        {
-            forgetResolution()
-        }
+    func noteResolutionKeeps() {
+        stitcher_set_resolution_keeps(1)
     }
 
     /// Writes only what the resolution set: most outermost builds set the chain alone.
     @inline(never)
-    private func forgetResolution() {
+    func forgetResolution() {
         if inherited != nil { inherited = nil }
         resolutionTaskScope = nil
         usesSpareChain = false
         if heldChain != nil { heldChain = nil }
         if !supersededDuringResolution.isEmpty { supersededDuringResolution.removeAll() }
+        stitcher_set_resolution_keeps(0)
     }
 
     /// The dependency scope bound to the running task, as `read` tells it, read once for
@@ -204,13 +203,14 @@ final class ThreadState {
     /// Why once is enough: a resolution runs synchronously on this thread, in one task, and
     /// only asynchronous code binds a scope to a task (synchronous code binds it to the
     /// thread, `scopeBinding`, which the caller reads first); so the task's binding cannot
-    /// change before the resolution ends (`endResolution()` forgets it). The binding holds
+    /// change before the resolution ends (`popFrame()` forgets it). The binding holds
     /// the scope for at least as long, which is why it is kept unretained.
     @inline(__always)
     func taskScopeDuringResolution(_ read: () -> ScopeStore?) -> ScopeStore? {
         if let resolutionTaskScope { return resolutionTaskScope.takeUnretainedValue() }
         let scope = read()
         resolutionTaskScope = scope.map(Unmanaged.passUnretained)
+        if scope != nil { noteResolutionKeeps() }
         return scope
     }
 
@@ -224,20 +224,29 @@ final class ThreadState {
         if let heldChain { return .passUnretained(heldChain) }
         let chain = unretainedNewChain()
         usesSpareChain = true
+        noteResolutionKeeps()
         return chain
     }
 
     /// Makes `chain` the identity of the outermost resolution starting on this thread (its
-    /// first frame is about to be pushed), until the resolution ends (`endResolution()`).
+    /// first frame is about to be pushed), until the resolution ends (`popFrame()`).
     ///
     /// **Reclamation rule.** The state holds the chain of its resolution in progress for
     /// as long as it runs: its spare chain (`usesSpareChain`), which only
     /// `renewSpareChain()` replaces, after moving one in use to `heldChain`; or any other
     /// chain (inherited from a task) in `heldChain`. So a chain handed out unretained
     /// (`unretainedCurrentChain`, a scope slot's builder) outlives the resolution's frames.
+    ///
+    /// The caller has raised `noteResolutionKeeps()` before unwrapping `chain`: a C call
+    /// between the unwrap and this test made the compiler count a reference to every
+    /// chain, and release it, around the test (two atomic operations an outermost build).
     @inline(__always)
     func adopt(chain: ResolutionChain) {
-        if chain === spareChain { usesSpareChain = true } else { heldChain = chain }
+        if chain === spareChain {
+            usesSpareChain = true
+        } else {
+            heldChain = chain
+        }
     }
 
     /// A path to share with child tasks for a new outermost build of `chain`, whose steps
