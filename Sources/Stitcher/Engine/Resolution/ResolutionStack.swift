@@ -113,6 +113,11 @@ final class InheritedResolution: @unchecked Sendable {
     /// path, which `reuse(chain:_:)` gives a chain again before it is shared.
     func releaseChain() { _chain = nil }
 
+    /// Whether the path still holds `chain` (it let go of its chain once its last build
+    /// ended and the thread needed the chain again: `releaseChain()`). The caller checked
+    /// that nothing else holds the path.
+    func holds(_ chain: ResolutionChain) -> Bool { _chain === chain }
+
     func append(_ step: Step) { lock.withLock { steps.append(step) } }
 
     /// Removes the last step; released after the lock, since it may hold the last

@@ -179,6 +179,14 @@ final class ThreadState {
         if stitcher_pop_frame() != 0 { forgetResolution() }
     }
 
+    /// The chain of the outermost resolution in progress, if it has one yet; nil between
+    /// resolutions (what `ResolutionEndTests` checks is forgotten).
+    var chainInUse: ResolutionChain? { usesSpareChain ? spareChain : heldChain }
+
+    /// Whether the resolution in progress kept something for its end to forget (the flag
+    /// the end of a value's build tests in the injecting code).
+    var keepsResolutionState: Bool { stitcher_resolution_keeps() != 0 }
+
     /// Records that the resolution in progress set something `forgetResolution()` clears.
     @inline(__always)
     func noteResolutionKeeps() {
@@ -318,7 +326,9 @@ final class ThreadState {
     /// reused), a new one otherwise.
     @inline(never)
     private func renewSpareChain() {
-        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.chain === spareChain {
+        // `holds`, not `path.chain ===`: a path that let go of its chain at an earlier
+        // renewal has none, and the spare chain may be held elsewhere again since.
+        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.holds(spareChain) {
             path.releaseChain()
             if isKnownUniquelyReferenced(&spareChain) { return }
         }
