@@ -24,13 +24,14 @@ private var state: ThreadState { ThreadState.current }
 struct ResolutionEndTests {
     @Test func aScopedBuildKeepsItsChainUntilItsLastFramePops() throws {
         let seen = Counter()
-        nonisolated(unsafe) var chainDuringBuild: ObjectIdentifier?
+        let chainDuringBuild = Protected<ObjectIdentifier?>(nil)
         DependencyGraph.activate(
             DependencyContainer {
                 Dependency { () -> Session in
                     #expect(state.frames.count == 1)
                     #expect(state.keepsResolutionState, "the outermost build adopted its chain")
-                    chainDuringBuild = state.chainInUse.map(ObjectIdentifier.init)
+                    let chain = state.chainInUse.map(ObjectIdentifier.init)
+                    chainDuringBuild.withLock { $0 = chain }
                     seen.increment()
                     return Session()
                 }
@@ -44,7 +45,7 @@ struct ResolutionEndTests {
             #expect(!state.keepsResolutionState)
         }
         #expect(seen.value == 1)
-        #expect(chainDuringBuild != nil)
+        #expect(chainDuringBuild.withLock { $0 } != nil)
     }
 
     @Test func aStructWhoseFactoryStartedAChainForgetsItWhereItsBuildEnds() throws {
@@ -72,12 +73,12 @@ struct ResolutionEndTests {
     }
 
     @Test func theSpareChainIsGivenAgainOnlyWhenNothingElseHoldsIt() throws {
-        nonisolated(unsafe) var chains: [ResolutionChain] = []
+        let chains = Protected<[ResolutionChain]>([])
         DependencyGraph.activate(
             DependencyContainer {
                 Dependency { () -> Session in
                     // Held, as a resolution waiting for this build would hold it.
-                    if let chain = state.chainInUse { chains.append(chain) }
+                    if let chain = state.chainInUse { chains.withLock { $0.append(chain) } }
                     return Session()
                 }
                 .scope(.scoped)
@@ -85,24 +86,29 @@ struct ResolutionEndTests {
         weak var first: ResolutionChain?
         try DependencyGraph.withScope { _ = try DependencyGraph.inject() as Session }
         try DependencyGraph.withScope { _ = try DependencyGraph.inject() as Session }
-        #expect(chains.count == 2)
-        #expect(chains[0] !== chains[1], "a chain something else holds is not given to the next resolution")
-        first = chains[0]
-        chains.removeAll()
+        do {
+            let held = chains.withLock { $0 }
+            #expect(held.count == 2)
+            #expect(held[0] !== held[1], "a chain something else holds is not given to the next resolution")
+            first = held.first
+        }
+        chains.withLock { $0.removeAll() }
         #expect(first == nil, "a chain the state replaced is released once its last holder lets it go")
         // Nothing else holds the current spare chain any more: it is given again.
-        nonisolated(unsafe) var again: [ObjectIdentifier] = []
+        let again = Protected<[ObjectIdentifier]>([])
         DependencyGraph.activate(
             DependencyContainer {
                 Dependency { () -> Page in
-                    again.append(ObjectIdentifier(state.unretainedCurrentChain.takeUnretainedValue()))
+                    let chain = ObjectIdentifier(state.unretainedCurrentChain.takeUnretainedValue())
+                    again.withLock { $0.append(chain) }
                     return Page(depth: state.frames.count)
                 }
             })
         _ = try DependencyGraph.inject() as Page
         _ = try DependencyGraph.inject() as Page
-        #expect(again.count == 2)
-        #expect(again[0] == again[1], "an unshared spare chain is reused")
+        let chainsSeen = again.withLock { $0 }
+        #expect(chainsSeen.count == 2)
+        #expect(chainsSeen[0] == chainsSeen[1], "an unshared spare chain is reused")
     }
 
     @Test func aSparePathThatLetGoOfItsChainIsNotAskedForItAgain() {
@@ -139,9 +145,10 @@ struct ResolutionEndTests {
                 }
             })
         let context = DependencyGraph.currentContext
-        nonisolated(unsafe) var blockedDepth = -1
+        let blockedDepth = Protected(-1)
         let thread = Thread {
-            context.run { blockedDepth = (try? DependencyGraph.inject() as Page)?.depth ?? -2 }
+            let depth = context.run { (try? DependencyGraph.inject() as Page)?.depth ?? -2 }
+            blockedDepth.withLock { $0 = depth }
             finished.signal()
         }
         thread.start()
@@ -152,6 +159,6 @@ struct ResolutionEndTests {
         #expect(state.frames.count == 0)
         release.signal()
         finished.wait()
-        #expect(blockedDepth == 1)
+        #expect(blockedDepth.withLock { $0 } == 1)
     }
 }
