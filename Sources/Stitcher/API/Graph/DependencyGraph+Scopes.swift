@@ -30,8 +30,10 @@ extension DependencyGraph {
         // With no container, the body works on the graph already current: only the scope is
         // bound (a context of its own would cost every request's scope its reference counts).
         guard container == nil else { return try localContext.withScope(container, body) }
-        let scope = OpenScope(over: GraphContext.unretainedCurrent, in: GraphContext.scope, container: nil)
-        return try scope.run { try GraphContext.run(scope: scope.store, body) }
+        var scope = OpenScope(over: GraphContext.unretainedCurrent, in: GraphContext.scope, container: nil)
+        // Bound unretained (see `ThreadState.ScopeBinding`): the scope holds its store.
+        let store = Unmanaged.passUnretained(scope.store)
+        return try scope.runReusingStore { try store._withUnsafeGuaranteedRef { try GraphContext.run(scope: $0, body) } }
     }
 
     /// Runs asynchronous `body` in a new dependency scope over the current graph, awaiting

@@ -3,7 +3,9 @@
 /// it (teardown, release, the overlay's deactivation, what is thrown), shared by the
 /// synchronous and asynchronous `withScope`.
 struct OpenScope {
-    let store: ScopeStore
+    /// The scope's store; nil only once `keepStoreForReuse()` gave it away.
+    private var heldStore: ScopeStore?
+    var store: ScopeStore { heldStore.unsafelyUnwrapped }
     /// The graph layered over the store's graph for the container given to the scope, if any.
     let overlay: GraphEngine?
     let container: DependencyContainer?
@@ -19,16 +21,16 @@ struct OpenScope {
     init(over graph: Unmanaged<GraphEngine>, in parent: ScopeStore?, container: DependencyContainer?, sharedWithTasks: Bool = false) {
         // Reported through a local, which the report borrows: through the stored property,
         // it counted a reference to the new scope.
-        let store = ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
+        let store = ScopeStore.open(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks)
         store.report(.opened(store))
-        self.store = store
+        heldStore = store
         overlay = container.map { _ in graph.takeUnretainedValue().makeOverlay() }
         self.container = container
     }
 
     /// The scope `store` opened with no container (see `ScopeStore.openBoundToTask()`).
     init(opened store: ScopeStore) {
-        self.store = store
+        heldStore = store
         overlay = nil
         container = nil
     }
@@ -43,6 +45,23 @@ struct OpenScope {
             try end(rethrowing: error)
         }
         try end()
+        return value
+    }
+
+    /// Gives the store to the calling thread for its next scope, once the scope ended,
+    /// when nothing else holds it (see `ScopeStore.keepForReuse(_:)`); `store` must not be
+    /// read after this. Swapped into the thread's state, not copied: a copy would count
+    /// references to the store, atomically, twice a scope.
+    private mutating func keepStoreForReuse() {
+        ScopeStore.keepForReuse(&heldStore)
+    }
+
+    /// `run(_:)`, then the store is given to the calling thread for its next scope
+    /// (`keepStoreForReuse()`): for a scope opened and ended by the thread's own code (the
+    /// synchronous `withScope`). The scope is not used after this.
+    mutating func runReusingStore<R>(_ body: () throws -> R) throws -> R {
+        let value = try run(body)
+        keepStoreForReuse()
         return value
     }
 

@@ -14,22 +14,24 @@ import Atomics
 /// wait that would close a loop across threads is reported as a cycle.
 @usableFromInline
 final class ScopeStore: @unchecked Sendable {
+    // The fields below are set when the scope opens, and again only when a thread reuses
+    // the store for its next scope (`reopen`), which only a store nothing else holds is.
     /// The enclosing scope, if this one is nested (each scope keeps its own instances).
-    let parent: ScopeStore?
+    @exclusivity(unchecked) private(set) var parent: ScopeStore?
     /// A number that tells scopes apart in observer events, unique in the process.
-    let id: Int
+    @exclusivity(unchecked) private(set) var id: Int
 
     // What the scope uses without counting references: a server opens a scope for every
     // request on every core, and counting references to the one graph and the shared locks
     // would make the cores take turns at their first cache lines, which every lookup reads.
     /// The graph the scope was opened in, told of what happens in it.
-    private let unretainedGraph: Unmanaged<GraphEngine>
+    @exclusivity(unchecked) private var unretainedGraph: Unmanaged<GraphEngine>
     /// The graph, held when it is not the process-wide one (which lives as long as the
     /// process).
-    private let heldGraph: GraphEngine?
+    @exclusivity(unchecked) private var heldGraph: GraphEngine?
     /// Shared with other objects, chosen by the scope's number: a lock of its own would cost
     /// a scope three allocations, and the scope holds it for a few instructions.
-    let lock: ProcessLifetimeLock
+    @exclusivity(unchecked) private(set) var lock: ProcessLifetimeLock
 
     /// One registration's instance for one set of parameter values.
     struct Slot {
@@ -89,7 +91,7 @@ final class ScopeStore: @unchecked Sendable {
     #if DEBUG
     /// The thread that opened the scope, which alone reaches it while it is not shared:
     /// checked builds trap on any other (`lockIfShared()`).
-    private let openingThread: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var openingThread: UnsafeMutableRawPointer
     #endif
     /// Asynchronous injections suspended until a build completes.
     @exclusivity(unchecked) var asyncWaiters: [CheckedContinuation<Void, Never>] = []
@@ -99,10 +101,23 @@ final class ScopeStore: @unchecked Sendable {
         let key: ArgumentKey?
     }
 
-    init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) {
+    /// A store for a new scope; `open(parent:graph:sharedWithTasks:)` reuses the calling
+    /// thread's spare one instead, when it has one.
+    private init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool, _ state: Unmanaged<ThreadState>) {
         self.parent = parent
-        // The thread's state, uncounted: it outlives the call.
-        let state = ThreadState.currentUnretained
+        id = 0
+        unretainedGraph = graph
+        lock = runtime.stripedLock(number: 0)
+        #if DEBUG
+        openingThread = state.toOpaque()
+        #endif
+        reopen(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks, state)
+    }
+
+    /// Sets the store up for a scope that opens now, on the calling thread (whose state is
+    /// `state`): a new number and lock, no slot, nothing shared.
+    private func reopen(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool, _ state: Unmanaged<ThreadState>) {
+        self.parent = parent
         #if DEBUG
         openingThread = state.toOpaque()
         #endif
@@ -111,9 +126,49 @@ final class ScopeStore: @unchecked Sendable {
         heldGraph = isShared ? nil : graph.takeUnretainedValue()
         isSharedWithTasks = sharedWithTasks
         isSharedAcrossThreads = sharedWithTasks
+        isClosed = false
+        newestTeardown = -1
+        builtCount = 0
         id = state._withUnsafeGuaranteedRef { $0.nextScopeNumber() }
         lock = runtime.stripedLock(number: id)
         state._withUnsafeGuaranteedRef { swap(&slots, &$0.spareScopeSlots) }
+    }
+
+    /// The store of a scope that opens now on the calling thread: the thread's spare store
+    /// (see `keepForReuse(_:)`), reopened, or a new one.
+    static func open(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool = false) -> ScopeStore {
+        // The thread's state, uncounted: it outlives the call.
+        let state = ThreadState.currentUnretained
+        guard let spare = state._withUnsafeGuaranteedRef({ $0.takeSpareScopeStore() }) else {
+            return ScopeStore(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks, state)
+        }
+        spare.reopen(parent: parent, graph: graph, sharedWithTasks: sharedWithTasks, state)
+        return spare
+    }
+
+    /// Keeps the store of a scope that ended on the calling thread as the thread's spare,
+    /// for the next scope it opens, when nothing else holds it: a request's scope would
+    /// otherwise allocate and free one. What it refers to is let go now.
+    ///
+    /// **Reclamation rule.** Reused only when `store` is the one strong reference left
+    /// (`isKnownUniquelyReferenced`): no context, deferred injection, task or observer kept
+    /// the scope. The references kept unretained are the calling thread's own, and none
+    /// outlives the scope's body: the thread's scope binding (restored when the body
+    /// returns) and the resolution's task scope (only a scope bound to a task, which a
+    /// task-local value then holds). An ended scope's slots were moved out by `close()`.
+    static func keepForReuse(_ store: inout ScopeStore?) {
+        guard isKnownUniquelyReferenced(&store) else { return }
+        store?.letGoOfWhatItRefersTo()
+        ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.swapSpareScopeStore(&store) }
+    }
+
+    /// Lets go of the enclosing scope and the graph, which a spare store must not keep.
+    private func letGoOfWhatItRefersTo() {
+        // Nothing else holds the store: nothing can be waiting on it.
+        assert(asyncWaiters.isEmpty, "a scope store nothing holds has no waiters")
+        parent = nil
+        heldGraph = nil
+        positions = nil
     }
 
     /// The graph the scope was opened in.

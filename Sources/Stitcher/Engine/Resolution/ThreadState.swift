@@ -79,6 +79,9 @@ final class ThreadState {
     /// the next scope it opens (see `ClosedScope.recycle()`): a request's scope would
     /// otherwise allocate it anew. Only this thread touches it.
     @exclusivity(unchecked) var spareScopeSlots: [ScopeStore.Slot] = []
+    /// The store of the last synchronous scope that ended on this thread with nothing else
+    /// holding it, for the next scope it opens (see `ScopeStore.keepForReuse(_:)`).
+    @exclusivity(unchecked) private var spareScopeStore: ScopeStore?
     /// Numbers for the dependency scopes this thread opens (see `nextScopeNumber()`).
     @exclusivity(unchecked) private var scopeNumbers = NumberBlock()
     private static let scopeNumberBlocks = ManagedAtomic<Int>(0)
@@ -273,6 +276,20 @@ final class ThreadState {
         spareSharedPath = path
         return path
     }
+
+    /// Takes the thread's spare scope store, if it has one.
+    @inline(__always)
+    func takeSpareScopeStore() -> ScopeStore? {
+        guard spareScopeStore != nil else { return nil }
+        return spareScopeStore.take()
+    }
+
+    /// Whether the thread keeps a spare scope store (for tests).
+    var holdsSpareScopeStore: Bool { spareScopeStore != nil }
+
+    /// Makes `store` the thread's spare scope store, and gives `store` the one it replaces
+    /// (nil, but after a nested scope kept its store): moved, not counted.
+    func swapSpareScopeStore(_ store: inout ScopeStore?) { swap(&store, &spareScopeStore) }
 
     /// A number no other dependency scope of the process has.
     func nextScopeNumber() -> Int { scopeNumbers.next(from: Self.scopeNumberBlocks) }
