@@ -129,7 +129,7 @@ extension Scenarios {
         let step: Runner.Step = { random in
             let seen = Seen()
             let order = names.shuffled(using: &random)
-            let kind = Int.random(in: 0..<3, using: &random)
+            let kind = Int.random(in: 0..<4, using: &random)
             if kind == 0 {
                 // Synchronous, reached by its own thread only until "share" (if it comes
                 // first) hands it to another.
@@ -137,6 +137,30 @@ extension Scenarios {
                     for name in order { try injectChecked(name, seen) }
                     try injectChecked(order[0], seen)
                 }
+            } else if kind == 3 {
+                // A context that outlives its synchronous scope, used on another thread while
+                // this one opens its next scope (a thread reuses the store of a scope it ended
+                // when nothing else holds it): a late injection finds its scope ended, and is
+                // never served by the next scope.
+                let ended = DispatchSemaphore(value: 0)
+                var late: (() throws -> Void)?
+                try DependencyGraph.withScope {
+                    for name in order { try injectChecked(name, seen) }
+                    late = onThread(DependencyGraph.currentContext) {
+                        ended.wait()
+                        for name in names {
+                            do {
+                                _ = try DependencyGraph.inject(byName: name) as Svc
+                                throw StressFailure("\(name) was served through a context after its scope ended")
+                            } catch let error as DependencyScopeError where error.reason == .scopeEnded {}
+                        }
+                    }
+                }
+                ended.signal()
+                try DependencyGraph.withScope {
+                    for name in order { try injectChecked(name, Seen()) }
+                }
+                try late?()
             } else if kind == 1 {
                 // Synchronous, shared with a thread at a random point of the body: both race
                 // for the instances from then on (the owner's builds in progress included).
