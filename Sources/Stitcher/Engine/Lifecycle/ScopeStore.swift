@@ -14,8 +14,8 @@ import Atomics
 /// wait that would close a loop across threads is reported as a cycle.
 @usableFromInline
 final class ScopeStore: @unchecked Sendable {
-    // The fields below are set when the scope opens, and again only when a thread reuses
-    // the store for its next scope (`reopen`), which only a store nothing else holds is.
+    // The fields below are set when the scope opens, and again only when its thread reopens
+    // the store for its next scope (`reopen`), which it does only to a store nothing holds.
     /// The enclosing scope, if this one is nested (each scope keeps its own instances).
     @exclusivity(unchecked) private(set) var parent: ScopeStore?
     /// A number that tells scopes apart in observer events, unique in the process.
@@ -151,11 +151,14 @@ final class ScopeStore: @unchecked Sendable {
     /// otherwise allocate and free one. What it refers to is let go now.
     ///
     /// **Reclamation rule.** Reused only when `store` is the one strong reference left
-    /// (`isKnownUniquelyReferenced`): no context, deferred injection, task or observer kept
-    /// the scope. The references kept unretained are the calling thread's own, and none
-    /// outlives the scope's body: the thread's scope binding (restored when the body
-    /// returns) and the resolution's task scope (only a scope bound to a task, which a
-    /// task-local value then holds). An ended scope's slots were moved out by `close()`.
+    /// (`isKnownUniquelyReferenced`): no context, deferred injection or task kept the scope
+    /// (observers are given its number, not the store). The references kept unretained are
+    /// the calling thread's own, and none outlives the scope's body: the thread's scope
+    /// binding (restored when the body returns) and the resolution's task scope (only a
+    /// scope bound to a task, which a task-local value then holds). Another thread that
+    /// reached a shared scope let its reference go with the runtime's releasing decrement,
+    /// which the check's load orders before the reopened store's writes, as copy-on-write
+    /// relies on. An ended scope's slots were moved out by `close()`.
     static func keepForReuse(_ store: inout ScopeStore?) {
         guard isKnownUniquelyReferenced(&store) else { return }
         store?.letGoOfWhatItRefersTo()
@@ -168,7 +171,6 @@ final class ScopeStore: @unchecked Sendable {
         assert(asyncWaiters.isEmpty, "a scope store nothing holds has no waiters")
         parent = nil
         heldGraph = nil
-        positions = nil
     }
 
     /// The graph the scope was opened in.
