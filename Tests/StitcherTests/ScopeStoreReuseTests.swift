@@ -118,4 +118,38 @@ struct ScopeStoreReuseTests {
         #expect(theirs.withLock { $0 } != mine)
         #expect(try DependencyGraph.withScope { currentStore } == mine)
     }
+
+    @MainActor @Test func aTaskBoundScopeLeavesItsStoreToTheThreadItEndsOn() async throws {
+        let store = try await DependencyGraph.withScope { () async -> ObjectIdentifier? in
+            await Task.yield()
+            return currentStore
+        }
+        // Ended on the main actor, whose thread is the main thread, and nothing ran on the
+        // main actor between the end and this line.
+        #expect(store != nil)
+        #expect(ThreadState.current.spareScopeStoreIdentity == store)
+    }
+
+    @MainActor @Test func aTaskBoundScopeATaskKeptIsNeverReused() async throws {
+        await DependencyGraph.activate(DependencyContainer { Dependency { Visit(tornDown: Counter()) }.scope(.scoped) })
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        var late: Task<Void, Never>?
+        try await DependencyGraph.withScope {
+            await Task.yield()
+            _ = try DependencyGraph.inject() as Visit
+            // Inherits the scope's binding, and so holds the scope past its end.
+            late = Task {
+                for await _ in gate { break }
+                let error = #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as Visit }
+                #expect(error?.reason == .scopeEnded)
+            }
+        }
+        try await DependencyGraph.withScope {
+            await Task.yield()
+            _ = try DependencyGraph.inject() as Visit
+            open.yield()
+            open.finish()
+            await late?.value
+        }
+    }
 }

@@ -57,14 +57,15 @@ extension DependencyGraph {
         // scope, in a server's middleware, pays no context and no graph binding). Inlined,
         // so that `body` is inlined into the binding (see `ScopeStore.openBoundToTask()`).
         guard container == nil else { return try await currentContext.withScope(container, isolation: isolation, body) }
-        let scope = ScopeStore.openBoundToTask()
+        // Optional, so that its end can hand the store over (`ScopeStore.endBoundToTask(_:)`).
+        var scope: ScopeStore? = ScopeStore.openBoundToTask()
         let value: R
         do {
             value = try await GraphContext.taskScopes.withValue(scope, operation: body, isolation: isolation)
         } catch {
-            try await scope.endBoundToTask(rethrowing: error)
+            try await scope.unsafelyUnwrapped.endBoundToTask(rethrowing: error)
         }
-        try await scope.endBoundToTask()
+        try await ScopeStore.endBoundToTask(&scope)
         return value
     }
 }

@@ -48,11 +48,11 @@ struct OpenScope {
         return value
     }
 
-    /// Gives the store to the calling thread for its next scope, once the scope ended,
-    /// when nothing else holds it (see `ScopeStore.keepForReuse(_:)`); `store` must not be
+    /// Gives the store to the calling thread for its next scope, once the scope ended
+    /// (`runReusingStore`, or a task-bound scope's end), when nothing else holds it (see `ScopeStore.keepForReuse(_:)`); `store` must not be
     /// read after this. Swapped into the thread's state, not copied: a copy would count
     /// references to the store, atomically, twice a scope.
-    private mutating func keepStoreForReuse() {
+    mutating func keepStoreForReuse() {
         ScopeStore.keepForReuse(&heldStore)
     }
 
@@ -63,6 +63,14 @@ struct OpenScope {
         let value = try run(body)
         keepStoreForReuse()
         return value
+    }
+
+    /// `endAwaitingTeardown()`, then the store is given to the calling thread for its next
+    /// scope (`keepStoreForReuse()`): for a task-bound scope's end. Mutating, so that the
+    /// scope is not copied across the suspension (a copy counted a reference to the store).
+    mutating func endKeepingStore(isolation: isolated (any Actor)? = #isolation) async throws {
+        try await endAwaitingTeardown()
+        keepStoreForReuse()
     }
 
     /// `run(_:)` for an asynchronous body, whose scope awaits asynchronous teardowns. Runs

@@ -15,11 +15,15 @@ extension ScopeStore {
         return OpenScope(over: GraphContext.unretainedCurrent, in: GraphContext.scope, container: nil, sharedWithTasks: true).store
     }
 
-    /// Ends a scope opened by `openBoundToTask()` whose body returned: its instances are
+    /// Ends the scope opened by `openBoundToTask()` whose body returned: its instances are
     /// torn down (asynchronous teardowns awaited) and released; throws the teardown failures.
+    /// The thread it ends on then keeps its store for its next scope when nothing else holds
+    /// it (`ScopeStore.keepForReuse(_:)`): `scope` is handed over, and nil after.
     @usableFromInline
-    func endBoundToTask(isolation: isolated (any Actor)? = #isolation) async throws {
-        try await OpenScope(opened: self).endAwaitingTeardown()
+    static func endBoundToTask(_ scope: inout ScopeStore?, isolation: isolated (any Actor)? = #isolation) async throws {
+        // Moved into the scope's value, not copied: the check counts the references left.
+        var open = OpenScope(opened: scope.take().unsafelyUnwrapped)
+        try await open.endKeepingStore()
     }
 
     /// Ends a scope opened by `openBoundToTask()` whose body threw `error`, rethrown after

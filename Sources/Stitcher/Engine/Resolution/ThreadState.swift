@@ -284,8 +284,9 @@ final class ThreadState {
         return spareScopeStore.take()
     }
 
-    /// Whether the thread keeps a spare scope store (for tests).
+    /// Whether the thread keeps a spare scope store, and which (for tests).
     var holdsSpareScopeStore: Bool { spareScopeStore != nil }
+    var spareScopeStoreIdentity: ObjectIdentifier? { spareScopeStore.map(ObjectIdentifier.init) }
 
     /// Makes `store` the thread's spare scope store, and gives `store` the one it replaces
     /// (nil, but after a nested scope kept its store): moved, not counted.
