@@ -152,10 +152,11 @@ final class ScopeStore: @unchecked Sendable {
     ///
     /// **Reclamation rule.** Reused only when `store` is the one strong reference left
     /// (`isKnownUniquelyReferenced`): no context, deferred injection or task kept the scope
-    /// (observers are given its number, not the store). The references kept unretained are
-    /// the calling thread's own, and none outlives the scope's body: the thread's scope
-    /// binding (restored when the body returns) and the resolution's task scope (only a
-    /// scope bound to a task, which a task-local value then holds). Another thread that
+    /// (observers are given its number, not the store). No reference kept unretained
+    /// outlives the code the scope serves: the opening thread's binding (restored when the
+    /// body returns), and a resolution's task scope on a thread running a task bound to it
+    /// (forgotten when the resolution ends; a child task ends before the body returns, and
+    /// a task that outlives the body holds the scope through its binding). Another thread that
     /// reached a shared scope let its reference go with the runtime's releasing decrement,
     /// which the check's load orders before the reopened store's writes, as copy-on-write
     /// relies on. An ended scope's slots were moved out by `close()`.
