@@ -15,6 +15,9 @@ private final class Visit: TeardownAware, @unchecked Sendable {
     func tearDown() { tornDown.increment() }
 }
 
+/// Whether the calling thread keeps a store for its next scope.
+private var holdsSpareStore: Bool { ThreadState.current.spareScopeStoreIdentity != nil }
+
 /// The store of the innermost scope, by identity (not held).
 private var currentStore: ObjectIdentifier? { GraphContext.scope.map(ObjectIdentifier.init) }
 
@@ -23,7 +26,7 @@ struct ScopeStoreReuseTests {
     @Test func aThreadsNextScopeReopensTheStoreItsLastScopeLeft() throws {
         let first = try DependencyGraph.withScope { (currentStore, GraphContext.scope!.id) }
         // Kept, so that no other object can take its address meanwhile.
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
         let second = try DependencyGraph.withScope { (currentStore, GraphContext.scope!.id) }
         #expect(first.0 != nil)
         #expect(second.0 == first.0)
@@ -43,7 +46,7 @@ struct ScopeStoreReuseTests {
         }
         #expect(firstVisit == nil)
         #expect(tornDown.value == 1)
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
         try DependencyGraph.withScope {
             #expect(currentStore == firstStore)
             let visit: Visit = try DependencyGraph.inject()
@@ -58,7 +61,7 @@ struct ScopeStoreReuseTests {
         let tornDown = Counter()
         DependencyGraph.activate(DependencyContainer { Dependency { Visit(tornDown: tornDown) }.scope(.scoped) })
         let spare = try DependencyGraph.withScope { currentStore }
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
         try DependencyGraph.withScope {
             let outer = GraphContext.scope.map(ObjectIdentifier.init)
             let outerVisit: Visit = try DependencyGraph.inject()
@@ -95,17 +98,17 @@ struct ScopeStoreReuseTests {
     @Test func aScopeWhoseBodyThrewIsNotReused() throws {
         struct Failure: Error {}
         try DependencyGraph.withScope {}
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
         #expect(throws: Failure.self) { try DependencyGraph.withScope { throw Failure() } }
         // The failed scope took the spare store and freed it.
-        #expect(!ThreadState.current.holdsSpareScopeStore)
+        #expect(!holdsSpareStore)
         #expect(try DependencyGraph.withScope { currentStore } != nil)
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
     }
 
     @Test func eachThreadReusesOnlyItsOwnStores() throws {
         let mine = try DependencyGraph.withScope { currentStore }
-        #expect(ThreadState.current.holdsSpareScopeStore)
+        #expect(holdsSpareStore)
         let theirs = Protected<ObjectIdentifier?>(nil)
         let done = DispatchSemaphore(value: 0)
         let graph = DependencyGraph.currentContext

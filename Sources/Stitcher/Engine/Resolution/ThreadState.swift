@@ -284,8 +284,7 @@ final class ThreadState {
         return spareScopeStore.take()
     }
 
-    /// Whether the thread keeps a spare scope store, and which (for tests).
-    var holdsSpareScopeStore: Bool { spareScopeStore != nil }
+    /// The spare scope store the thread keeps, if any, by identity (for tests).
     var spareScopeStoreIdentity: ObjectIdentifier? { spareScopeStore.map(ObjectIdentifier.init) }
 
     /// Makes `store` the thread's spare scope store, and gives `store` the one it replaces
