@@ -48,6 +48,11 @@ final class Root: @unchecked Sendable {
     }
 }
 final class Shared: @unchecked Sendable { init() {} }
+final class Setting: @unchecked Sendable { init() {} }
+final class Configured: @unchecked Sendable {
+    let setting: Setting
+    init(setting: Setting) { self.setting = setting }
+}
 final class Param: @unchecked Sendable {
     let value: Int
     init(_ value: Int) { self.value = value }
@@ -189,6 +194,14 @@ if workload == "autowired" {
 if workload == "activation" {
     // Workload 7's rows of `ratios` alone.
     compareActivation()
+    exit(0)
+}
+if workload == "captured" {
+    // A transient class whose factory captures a value (`Dependency { Configured(setting: setting) }`),
+    // injected by its type: the factory kept as it is (`CapturedClassFactory`), for a profiler.
+    let setting = Setting()
+    DependencyGraph.activate(DependencyContainer { Dependency { Configured(setting: setting) }.scope(.instance) })
+    try measure { (try DependencyGraph.inject(byType: Configured.self) as Configured) }
     exit(0)
 }
 if workload == "scope" {

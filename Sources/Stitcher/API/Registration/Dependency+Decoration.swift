@@ -25,7 +25,7 @@ extension Dependency {
     public func decorated(_ decorate: @escaping @Sendable (T) throws -> T) -> Dependency {
         let provider = dependencyProvider
         let wrap = Self.decorating(decorate, storesObjects: provider.storesObjects)
-        let make = provider.make
+        let make = provider.callableMake
         let makeAsync = provider.extras?.makeAsync.map { makeAsync in
             { (arguments: InjectionArguments) async throws -> AnyObject in try wrap(await makeAsync(arguments)) }
         }

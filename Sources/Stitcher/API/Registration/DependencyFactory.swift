@@ -15,8 +15,11 @@ public enum DependencyFactory {
     /// ```
     public struct Provider<T>: @unchecked Sendable {
         /// Runs the factory and returns the instance in stored form; the caller checks that
-        /// the arguments match the signature.
+        /// the arguments match the signature. When `callsClassFactory`, the factory itself,
+        /// never called as it is declared (see `callableMake`).
         @usableFromInline let make: (InjectionArguments) throws -> AnyObject
+        /// Whether `make` is a class's capturing factory kept as it is (`CapturedClassFactory`).
+        @usableFromInline let callsClassFactory: Bool
         /// Whether `T` is a class, so that instances are stored as themselves.
         @usableFromInline let storesObjects: Bool
         /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
@@ -46,7 +49,8 @@ public enum DependencyFactory {
                 origin: origin, storesObjects: storesObjects,
                 extras: RegistrationExtras.of(
                     parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue,
-                    makeAsync: makeAsync, isMainActor: isMainActor, declaredDependencies: declaredDependencies),
+                    makeAsync: makeAsync, isMainActor: isMainActor, declaredDependencies: declaredDependencies,
+                    originContext: origin.context),
                 make: make)
         }
 
@@ -56,15 +60,33 @@ public enum DependencyFactory {
         /// activated registration).
         @usableFromInline
         init(
-            origin: ClosureIdentity, storesObjects: Bool, extras: RegistrationExtras?,
+            origin: ClosureIdentity, storesObjects: Bool, extras: RegistrationExtras?, callsClassFactory: Bool = false,
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
+            self.callsClassFactory = callsClassFactory
             alwaysAware = isPostInstantiationAware(T.self)
             originCode = origin.code
             originContext = origin.context
             self.extras = extras
             self.storesObjects = storesObjects
             self.make = make
+        }
+
+        /// A provider of a class's factory without parameters that captures values, kept as
+        /// it is instead of in a closure that calls it (see `CapturedClassFactory`); the
+        /// caller checked `CapturedClassFactory.isReliable`.
+        @usableFromInline
+        init(origin: ClosureIdentity, capturing factory: ClassFactory<T>) {
+            self.init(
+                origin: origin, storesObjects: true, extras: nil, callsClassFactory: true,
+                make: CapturedClassFactory.disguise(factory))
+        }
+
+        /// `make` as a closure that can be called, whatever it holds.
+        var callableMake: (InjectionArguments) throws -> AnyObject {
+            guard callsClassFactory else { return make }
+            let factory = CapturedClassFactory.factory(disguisedAs: make)
+            return { _ in try factory.call() }
         }
 
         /// This provider, with `declared` added to the dependencies its factory declares.
@@ -79,6 +101,7 @@ public enum DependencyFactory {
             makeAsync: ((InjectionArguments) async throws -> AnyObject)?
         ) {
             self.make = make
+            callsClassFactory = false
             storesObjects = provider.storesObjects
             alwaysAware = provider.alwaysAware
             originCode = provider.originCode
@@ -88,6 +111,7 @@ public enum DependencyFactory {
 
         private init(_ provider: Provider, extras: RegistrationExtras) {
             make = provider.make
+            callsClassFactory = provider.callsClassFactory
             storesObjects = provider.storesObjects
             alwaysAware = provider.alwaysAware
             originCode = provider.originCode
@@ -104,7 +128,15 @@ public enum DependencyFactory {
         @inlinable
         public init(_ factory: @escaping @Sendable () throws -> T) {
             if T.self is AnyClass {
-                self.init(origin: codeAddress(of: factory), storesObjects: true, extras: nil) { _ in
+                let origin = codeAddress(of: factory)
+                if origin.context != 0, CapturedClassFactory.isReliable {
+                    // A factory that captures values: kept as it is, not in a closure of its
+                    // own (48 bytes). One that captures nothing has no context, so that the
+                    // test leaves the registration's inlined code as it was.
+                    self.init(origin: origin, capturing: ClassFactory(call: factory))
+                    return
+                }
+                self.init(origin: origin, storesObjects: true, extras: nil) { _ in
                     unsafeBitCast(try factory(), to: AnyObject.self)
                 }
             } else {

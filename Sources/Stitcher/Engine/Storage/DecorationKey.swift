@@ -65,7 +65,7 @@ final class DecorationKey: Hashable, @unchecked Sendable {
         return RegistrationRecord(
             locator: .type(T.self), scope: record.scope, eagerness: .lazy, producedType: producedType,
             originCode: provider.originCode, originContext: provider.originContext, storesObjects: provider.storesObjects,
-            alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.make)
+            alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.callableMake)
     }
 }
 

@@ -38,13 +38,17 @@ final class RegistrationExtras: @unchecked Sendable {
     let teardown: TeardownWitness?
     /// The provider of a `.managed(by:)` scope (other scopes follow from the lifetime).
     let managedScope: (any ManagedDependencyScopeProviding)?
+    /// The context of the factory the registration was declared with, 0 when it captures
+    /// nothing: part of its identity (`RegistrationRecord.origin`), which its record keeps
+    /// here unless it keeps the factory itself. Only compared, never followed.
+    let originContext: UInt
 
     private init(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
         writeValue: ValueWriter?,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
         declaredDependencies: [DeclaredDependency], teardown: TeardownWitness?,
-        managedScope: (any ManagedDependencyScopeProviding)?
+        managedScope: (any ManagedDependencyScopeProviding)?, originContext: UInt
     ) {
         self.parameterTypes = parameterTypes
         self.signature = signature
@@ -58,6 +62,7 @@ final class RegistrationExtras: @unchecked Sendable {
         self.declaredDependencies = declaredDependencies
         self.teardown = teardown
         self.managedScope = managedScope
+        self.originContext = originContext
     }
 
     /// The `writeValue` of a registration without a value writer, never called.
@@ -71,14 +76,14 @@ final class RegistrationExtras: @unchecked Sendable {
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
         writeValue: ValueWriter? = nil,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
-        declaredDependencies: [TypeKey]
+        declaredDependencies: [TypeKey], originContext: UInt
     ) -> RegistrationExtras? {
         guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor || !declaredDependencies.isEmpty
         else { return nil }
         return RegistrationExtras(
             parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue, makeAsync: makeAsync,
             isMainActor: isMainActor, declaredDependencies: declaredDependencies.map(DeclaredDependency.init(type:)),
-            teardown: nil, managedScope: nil
+            teardown: nil, managedScope: nil, originContext: originContext
         )
     }
 
@@ -96,30 +101,37 @@ final class RegistrationExtras: @unchecked Sendable {
             parameterTypes: extras.parameterTypes, signature: extras.signature, form: extras.form, writeValue: nil,
             makeAsync: makeAsync,
             isMainActor: extras.isMainActor, declaredDependencies: extras.declaredDependencies, teardown: extras.teardown,
-            managedScope: extras.managedScope
+            managedScope: extras.managedScope, originContext: extras.originContext
         )
     }
 
     /// `extras` (or none) with what the record adds: how a scope tears an instance down
-    /// (`.scoped` registrations of a type that asks for it) and a `.managed` scope's provider.
+    /// (`.scoped` registrations of a type that asks for it), a `.managed` scope's provider,
+    /// and the declared factory's context when the record keeps it here (see `originContext`;
+    /// 0 for one whose extras have it already or that keeps its factory).
     static func adding(
-        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, to extras: RegistrationExtras?
+        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, originContext: UInt,
+        to extras: RegistrationExtras?
     ) -> RegistrationExtras? {
-        guard teardown != nil || managedScope != nil else { return extras }
-        return copy(of: extras, teardown: teardown, managedScope: managedScope)
+        let keepsContext = originContext != (extras?.originContext ?? 0)
+        guard teardown != nil || managedScope != nil || keepsContext else { return extras }
+        return copy(
+            of: extras, teardown: teardown, managedScope: managedScope, originContext: keepsContext ? originContext : nil)
     }
 
     /// `extras` (or empty extras) with the given parts replaced: extras are immutable, and
     /// the provider and the record each add theirs after the fact.
     private static func copy(
         of extras: RegistrationExtras?, declaredDependencies: [DeclaredDependency]? = nil,
-        teardown: TeardownWitness? = nil, managedScope: (any ManagedDependencyScopeProviding)? = nil
+        teardown: TeardownWitness? = nil, managedScope: (any ManagedDependencyScopeProviding)? = nil,
+        originContext: UInt? = nil
     ) -> RegistrationExtras {
         RegistrationExtras(
             parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
             form: extras?.form, writeValue: extras?.writer, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
             declaredDependencies: declaredDependencies ?? extras?.declaredDependencies ?? [],
-            teardown: teardown ?? extras?.teardown, managedScope: managedScope ?? extras?.managedScope
+            teardown: teardown ?? extras?.teardown, managedScope: managedScope ?? extras?.managedScope,
+            originContext: originContext ?? extras?.originContext ?? 0
         )
     }
 }
@@ -153,10 +165,9 @@ struct ValueWriter: @unchecked Sendable {
     /// exactly `T`: what an injection of exactly `T` calls in its own module (see
     /// `DependencyGraph.injectValue(byType:)`); nil for an existential `T`.
     let factory: AnyObject?
-    private let type: Any.Type
-    private let size: Int
-    private let stride: Int
-    private let alignment: Int
+    /// Whether the runtime stores the values written inline in an existential's buffer
+    /// (`ValueLayout`), asked once, when the writer is made.
+    let isStoredInline: Bool
 
     /// A writer of `T`, made in the registering module, where `MemoryLayout<T>` is constant.
     @inlinable
@@ -175,10 +186,7 @@ struct ValueWriter: @unchecked Sendable {
     ) {
         self.write = write
         self.factory = factory
-        self.type = type
-        self.size = size
-        self.stride = stride
-        self.alignment = alignment
+        isStoredInline = ValueLayout.isStoredInline(type, size: size, stride: stride, alignment: alignment)
     }
 
     /// Whether a value of `type` may be of another type (`type` is an existential), which
@@ -202,6 +210,4 @@ struct ValueWriter: @unchecked Sendable {
     @usableFromInline
     static func notifyChecking(_ value: Any) { UnawareTypes.notifyIfAware(value) }
 
-    /// Whether the runtime stores the values written inline in an existential's buffer.
-    var isStoredInline: Bool { ValueLayout.isStoredInline(type, size: size, stride: stride, alignment: alignment) }
 }

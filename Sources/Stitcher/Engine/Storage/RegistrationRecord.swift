@@ -5,35 +5,36 @@
 /// stored form back into a `T` without a dynamic cast.
 @usableFromInline
 final class RegistrationRecord: @unchecked Sendable {
-    // Ordered so that the one-byte fields and the 32-bit hash fill the word after the
-    // locator, and what few registrations need is in `extras`: with the 16-byte object
-    // header, 88 bytes make a 96-byte allocation. The scope is not stored: the lifetime
-    // tells it, but for a `.managed(by:)` provider, kept in `extras`.
+    // Ordered so that the lifetime, the flags and the 32-bit hash fill the word the locator
+    // ends in (its last byte tells its kind), and what few registrations need is in
+    // `extras`: with the 16-byte object header, 88 bytes make a 96-byte allocation. The
+    // scope is not stored: the lifetime tells it, but for a `.managed(by:)` provider, kept
+    // in `extras`; the eagerness is a flag.
     let locator: DependencyLocator
-    let eagerness: DependencyEagerness
-    private let flags: Flags
     /// Where the graph keeps the instances, decided from `scope` (fills the padding before
     /// the hash, at no cost in size).
     let lifetime: InstanceLifetime
+    private let flags: Flags
     /// A hash of `identity` cut to 32 bits (see `identityHash`).
     private let shortIdentityHash: Int32
     let producedType: TypeKey
-    /// The code address of the factory (see `origin`).
-    private let originCode: UInt
-    /// The context of the factory, 0 when it captures nothing (see `origin`): kept here, not
-    /// in `extras`, as factories that capture values are common.
-    private let originContext: UInt
-    /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
-    /// caller has checked `accepts(_:)`. Held in a `let` of a final class, so that calling
-    /// it borrows its context instead of retaining it.
-    let make: (InjectionArguments) throws -> AnyObject
+    /// The factory the registration was declared with, when `Flags.callsClassFactory`: a
+    /// class's capturing factory kept as it is (`CapturedClassFactory`), which `make(_:)`
+    /// calls borrowed from this `let`. Otherwise only the factory's code address (see
+    /// `origin`), in a closure with no context that is never called: the two cases share
+    /// the words, so that neither makes the record larger.
+    private let declaredFactory: ClassFactory<AnyObject>
+    /// What `make(_:)` calls unless `Flags.callsClassFactory` (then a closure never
+    /// called). Held in a `let` of a final class, so that calling it borrows its context
+    /// instead of retaining it.
+    private let storedMake: CapturedClassFactory.Make
     /// What a registration needs only when it takes parameters, produces a value, has an
     /// asynchronous or main-actor factory, a `.managed(by:)` scope or a scope's teardown;
     /// nil for most.
     private let extras: RegistrationExtras?
 
     private struct Flags: OptionSet {
-        let rawValue: UInt8
+        let rawValue: UInt16
         /// `T` is a class, so that instances are stored as themselves.
         static let storesObjects = Flags(rawValue: 1)
         /// Every `T` is `PostInstantiationAware` (see `finish(_:)`).
@@ -48,6 +49,12 @@ final class RegistrationRecord: @unchecked Sendable {
         static let writesInlineValues = Flags(rawValue: 32)
         /// Its extras hold a teardown witness for `T` (see `ownTeardown`).
         static let hasOwnTeardown = Flags(rawValue: 64)
+        /// `declaredFactory` is a class's capturing factory, which `make(_:)` calls.
+        static let callsClassFactory = Flags(rawValue: 128)
+        /// The declared factory's identity could not be read: `origin` is `unknown`.
+        static let originIsUnknown = Flags(rawValue: 256)
+        /// Instantiated when its container is activated (see `eagerness`).
+        static let eager = Flags(rawValue: 512)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -58,7 +65,8 @@ final class RegistrationRecord: @unchecked Sendable {
         self.init(
             locator: representation.locator, scope: representation.scope, eagerness: representation.eagerness,
             producedType: TypeKey(R.T.self), originCode: provider.originCode, originContext: provider.originContext,
-            storesObjects: provider.storesObjects, alwaysAware: provider.alwaysAware, extras: provider.extras, make: provider.make
+            storesObjects: provider.storesObjects, alwaysAware: provider.alwaysAware, extras: provider.extras,
+            callsClassFactory: provider.callsClassFactory, make: provider.make
         )
     }
 
@@ -66,17 +74,14 @@ final class RegistrationRecord: @unchecked Sendable {
     init(
         locator: DependencyLocator, scope: DependencyScope, eagerness: DependencyEagerness, producedType: TypeKey,
         originCode: UInt, originContext: UInt, storesObjects: Bool, alwaysAware: Bool, extras: RegistrationExtras?,
-        make: @escaping (InjectionArguments) throws -> AnyObject
+        callsClassFactory: Bool = false, make: @escaping CapturedClassFactory.Make
     ) {
         let parameterTypes = extras?.parameterTypes ?? []
         self.locator = locator
         self.lifetime = InstanceLifetime(scope)
-        self.eagerness = eagerness
         self.producedType = producedType
         self.shortIdentityHash = Int32(truncatingIfNeeded: Self.identityHash(of: locator, parameterTypes))
-        self.originCode = originCode
-        self.originContext = originContext
-        var flags: Flags = []
+        var flags: Flags = eagerness == .eager ? .eager : []
         if storesObjects { flags.insert(.storesObjects) }
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
@@ -89,12 +94,25 @@ final class RegistrationRecord: @unchecked Sendable {
         // scope may tear down pay it, once.
         let teardown = lifetime.needsOpenScope ? TeardownWitness.of(producedType.type) : nil
         if teardown != nil { flags.insert(.hasOwnTeardown) }
+        if callsClassFactory {
+            flags.insert(.callsClassFactory)
+            declaredFactory = CapturedClassFactory.factory(disguisedAs: make)
+            storedMake = CapturedClassFactory.neverCalled
+        } else {
+            if originCode == 0 { flags.insert(.originIsUnknown) }
+            declaredFactory = CapturedClassFactory.identity(code: originCode)
+            storedMake = make
+        }
         self.flags = flags
-        self.make = make
         var managedScope: (any ManagedDependencyScopeProviding)?
         if case .managed(let provider) = scope, lifetime == .published { managedScope = provider }
-        self.extras = RegistrationExtras.adding(teardown: teardown, managedScope: managedScope, to: extras)
+        self.extras = RegistrationExtras.adding(
+            teardown: teardown, managedScope: managedScope, originContext: callsClassFactory ? 0 : originContext,
+            to: extras)
     }
+
+    /// When instances are made: when first injected, or when the container is activated.
+    var eagerness: DependencyEagerness { flags.contains(.eager) ? .eager : .lazy }
 
     /// The provider of a `.managed(by:)` scope, nil for every other scope.
     var managedScope: (any ManagedDependencyScopeProviding)? { extras?.managedScope }
@@ -151,7 +169,17 @@ final class RegistrationRecord: @unchecked Sendable {
 
     /// The factory closure's code address and context: tells a builder's re-run of the same
     /// line apart from a different factory registered under the same identity.
-    var origin: ClosureIdentity { ClosureIdentity(code: originCode, context: originContext) }
+    ///
+    /// Read from the factory itself when the record keeps it; otherwise its code address is
+    /// in `declaredFactory` and its context, when it captures values, in `extras` (which a
+    /// factory that captures values and is not kept has for other reasons, but for a
+    /// decorated class or a fallback: see `RegistrationExtras.adding`).
+    var origin: ClosureIdentity {
+        let declared = CapturedClassFactory.words(of: declaredFactory)
+        if flags.contains(.callsClassFactory) { return declared }
+        if flags.contains(.originIsUnknown) { return .unknown }
+        return ClosureIdentity(code: declared.code, context: extras?.originContext ?? 0)
+    }
 
     /// What the factory is declared to inject (an autowired initializer's parameters taken
     /// from the graph, `dependsOn(…)`), in order; empty when it declares none.
@@ -217,6 +245,17 @@ final class RegistrationRecord: @unchecked Sendable {
         }
         return instance
     }
+
+    /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
+    /// caller has checked `accepts(_:)`.
+    @inline(__always)
+    func make(_ arguments: InjectionArguments) throws -> AnyObject {
+        if flags.contains(.callsClassFactory) { return try declaredFactory.call() }
+        return try storedMake(arguments)
+    }
+
+    /// Whether `make(_:)` calls a class's capturing factory kept as it is.
+    var callsClassFactory: Bool { flags.contains(.callsClassFactory) }
 
     /// `make(_:)` from asynchronous code: runs an asynchronous factory, or the synchronous one.
     func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
@@ -329,53 +368,5 @@ final class RegistrationRecord: @unchecked Sendable {
     var summary: String {
         let parameters = parameterTypes.map(\.description).joined(separator: ", ")
         return "\(locator) (\(parameters)) -> \(producedType), \(scope)"
-    }
-}
-
-/// What a registration is identified by: its primary locator and its parameter types.
-///
-/// Registering the same identity again replaces the earlier registration; registrations
-/// that only share an alias type are distinct.
-struct RegistrationIdentity: Hashable, Sendable {
-    let primary: LookupKey
-    let parameters: [TypeKey]
-
-    init(locator: DependencyLocator, parameters: [TypeKey]) {
-        switch locator.kind {
-        case .name(let name): primary = .name(name)
-        case .value(let value): primary = .value(value)
-        case .type(let types): primary = .type(types.head)
-        }
-        self.parameters = parameters
-    }
-}
-
-/// A registration's identity as a dictionary key: hashed by the precomputed identity hash,
-/// so building an index copies a reference instead of the identity's payload.
-struct IdentityKey: Hashable, @unchecked Sendable {
-    let record: RegistrationRecord
-
-    init(_ record: RegistrationRecord) { self.record = record }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(record.identityHash) }
-
-    static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool {
-        lhs.record === rhs.record
-            || (lhs.record.identityHash == rhs.record.identityHash && lhs.record.identity == rhs.record.identity)
-    }
-}
-
-/// One key under which the index finds registrations.
-enum LookupKey: Hashable, @unchecked Sendable {
-    case name(String)
-    case type(TypeKey)
-    case value(AnyHashable)
-
-    var context: InjectionError.DependencyContext {
-        switch self {
-        case .name(let name): .name(name)
-        case .type(let type): .type(type.description)
-        case .value(let value): .value(value)
-        }
     }
 }
