@@ -141,6 +141,56 @@ struct CapturedClassFactoryTests {
         #expect(calls.value == 2)
     }
 
+    @Test func aBuilderRerunWithTheSameCaptureKeepsItsInstances() throws {
+        // A factory capturing one object has that object for its context on every run: each
+        // line below is the same declaration again, kept or not, as with a closure around it.
+        let endpoint = Endpoint(url: "https://example.com")
+        let container = DependencyContainer {
+            Dependency { Client(endpoint: endpoint) }.named("kept").scope(.singleton)
+            Dependency { Client(endpoint: endpoint) }.named("decorated").decorated { $0 }.scope(.singleton)
+            Dependency { (attempt: Int) in Client(endpoint: endpoint, attempt: attempt) }.named("keyed").scope(.singleton)
+        }
+        DependencyGraph.activate(container)
+        let kept: Client = try DependencyGraph.inject(byName: "kept")
+        let decorated: Client = try DependencyGraph.inject(byName: "decorated")
+        let keyed: Client = try DependencyGraph.inject(byName: "keyed", 1)
+        container.invalidate()
+        let keptAgain: Client = try DependencyGraph.inject(byName: "kept")
+        let decoratedAgain: Client = try DependencyGraph.inject(byName: "decorated")
+        let keyedAgain: Client = try DependencyGraph.inject(byName: "keyed", 1)
+        #expect(keptAgain === kept)
+        #expect(decoratedAgain === decorated)
+        #expect(keyedAgain === keyed)
+    }
+
+    @Test func withTheFallbackEveryFactoryIsWrappedAndBehavesTheSame() async {
+        // The check is made once per process: the fallback runs in a process of its own.
+        await #expect(processExitsWith: .success) {
+            setenv("STITCHER_FORCE_CLOSURES_AROUND_FACTORIES", "1", 1)
+            precondition(!CapturedClassFactory.isReliable, "the fallback is forced")
+            let endpoint = Endpoint(url: "https://example.com")
+            let generation = Counter()
+            let container = DependencyContainer {
+                let url = "generation \(generation.value)"
+                Dependency { Client(endpoint: endpoint) }.named("same").scope(.singleton)
+                Dependency { Client(endpoint: Endpoint(url: url)) }.named("new").scope(.singleton)
+            }
+            precondition(container.registrations().allSatisfy { !$0.callsClassFactory }, "wrapped")
+            try DependencyGraph.withIsolatedGraph {
+                DependencyGraph.activate(container)
+                let same: Client = try DependencyGraph.inject(byName: "same")
+                let new: Client = try DependencyGraph.inject(byName: "new")
+                generation.increment()
+                container.invalidate()
+                let sameAgain: Client = try DependencyGraph.inject(byName: "same")
+                precondition(sameAgain === same, "the same capture is kept")
+                let renewed: Client = try DependencyGraph.inject(byName: "new")
+                precondition(renewed !== new && renewed.endpoint.url == "generation 1", "new captures build anew")
+                precondition(same.endpoint === endpoint)
+            }
+        }
+    }
+
     @Test func aBuilderRerunWithNewCapturesBuildsWithTheNewOnes() throws {
         // Each run captures a new endpoint: a re-run registers a different factory, whose
         // instances are built anew.

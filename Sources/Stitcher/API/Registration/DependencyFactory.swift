@@ -18,12 +18,10 @@ public enum DependencyFactory {
         /// the arguments match the signature. When `callsClassFactory`, the factory itself,
         /// never called as it is declared (see `callableMake`).
         @usableFromInline let make: (InjectionArguments) throws -> AnyObject
-        /// Whether `make` is a class's capturing factory kept as it is (`CapturedClassFactory`).
-        @usableFromInline let callsClassFactory: Bool
-        /// Whether `T` is a class, so that instances are stored as themselves.
-        @usableFromInline let storesObjects: Bool
-        /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
-        @usableFromInline let alwaysAware: Bool
+        /// What the three properties below read: one byte, so that copying a provider (which
+        /// each modifier of a `Dependency` does) stays a few moves that the optimizer keeps
+        /// inline.
+        @usableFromInline let traits: ProviderTraits
         /// The factory closure's code address (see `RegistrationRecord.origin`).
         @usableFromInline let originCode: UInt
         /// The factory closure's context (see `RegistrationRecord.origin`).
@@ -32,6 +30,13 @@ public enum DependencyFactory {
         /// a captured context. Nil for a class factory without parameters that captures
         /// nothing, which the record then keeps in one 96-byte allocation.
         @usableFromInline let extras: RegistrationExtras?
+
+        /// Whether `T` is a class, so that instances are stored as themselves.
+        @inlinable var storesObjects: Bool { traits.contains(.storesObjects) }
+        /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
+        @inlinable var alwaysAware: Bool { traits.contains(.alwaysAware) }
+        /// Whether `make` is a class's capturing factory kept as it is (`CapturedClassFactory`).
+        @inlinable var callsClassFactory: Bool { traits.contains(.callsClassFactory) }
 
         /// - Parameters:
         ///   - signature: equal to `InjectionArguments.signature` of the injections the
@@ -63,20 +68,30 @@ public enum DependencyFactory {
             origin: ClosureIdentity, storesObjects: Bool, extras: RegistrationExtras?, callsClassFactory: Bool = false,
             make: @escaping (InjectionArguments) throws -> AnyObject
         ) {
-            self.callsClassFactory = callsClassFactory
-            alwaysAware = isPostInstantiationAware(T.self)
+            var traits: ProviderTraits = []
+            if storesObjects { traits.insert(.storesObjects) }
+            if isPostInstantiationAware(T.self) { traits.insert(.alwaysAware) }
+            if callsClassFactory { traits.insert(.callsClassFactory) }
+            self.traits = traits
             originCode = origin.code
             originContext = origin.context
             self.extras = extras
-            self.storesObjects = storesObjects
             self.make = make
         }
 
         /// A provider of a class's factory without parameters that captures values, kept as
-        /// it is instead of in a closure that calls it (see `CapturedClassFactory`); the
-        /// caller checked `CapturedClassFactory.isReliable`.
+        /// it is instead of in a closure that calls it (see `CapturedClassFactory`), or in
+        /// one when that cannot be trusted. Not inlined: the registration's inlined code stays
+        /// as small as for a factory that captures nothing, which the optimizer makes a plain
+        /// function.
         @usableFromInline
         init(origin: ClosureIdentity, capturing factory: ClassFactory<T>) {
+            guard CapturedClassFactory.isReliable else {
+                self.init(origin: origin, storesObjects: true, extras: nil) { _ in
+                    unsafeBitCast(try factory.call(), to: AnyObject.self)
+                }
+                return
+            }
             self.init(
                 origin: origin, storesObjects: true, extras: nil, callsClassFactory: true,
                 make: CapturedClassFactory.disguise(factory))
@@ -101,9 +116,7 @@ public enum DependencyFactory {
             makeAsync: ((InjectionArguments) async throws -> AnyObject)?
         ) {
             self.make = make
-            callsClassFactory = false
-            storesObjects = provider.storesObjects
-            alwaysAware = provider.alwaysAware
+            traits = provider.traits.subtracting(.callsClassFactory)
             originCode = provider.originCode
             originContext = provider.originContext
             extras = provider.extras.map { RegistrationExtras.replacing(makeAsync: makeAsync, in: $0) }
@@ -111,9 +124,7 @@ public enum DependencyFactory {
 
         private init(_ provider: Provider, extras: RegistrationExtras) {
             make = provider.make
-            callsClassFactory = provider.callsClassFactory
-            storesObjects = provider.storesObjects
-            alwaysAware = provider.alwaysAware
+            traits = provider.traits
             originCode = provider.originCode
             originContext = provider.originContext
             self.extras = extras
@@ -129,7 +140,7 @@ public enum DependencyFactory {
         public init(_ factory: @escaping @Sendable () throws -> T) {
             if T.self is AnyClass {
                 let origin = codeAddress(of: factory)
-                if origin.context != 0, CapturedClassFactory.isReliable {
+                if origin.context != 0 {
                     // A factory that captures values: kept as it is, not in a closure of its
                     // own (48 bytes). One that captures nothing has no context, so that the
                     // test leaves the registration's inlined code as it was.
@@ -289,6 +300,16 @@ struct AsyncPackFactory<T, each Parameter> {
 struct PackFactory<T, each Parameter> {
     @usableFromInline let call: @Sendable (repeat each Parameter) throws -> T
     @usableFromInline init(call: @escaping @Sendable (repeat each Parameter) throws -> T) { self.call = call }
+}
+
+/// What a provider knows of its factory beyond its closures (`DependencyFactory.Provider.traits`).
+@usableFromInline
+struct ProviderTraits: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+    @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable static var storesObjects: ProviderTraits { ProviderTraits(rawValue: 1) }
+    @inlinable static var alwaysAware: ProviderTraits { ProviderTraits(rawValue: 2) }
+    @inlinable static var callsClassFactory: ProviderTraits { ProviderTraits(rawValue: 4) }
 }
 
 /// A closure's code address and context.

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A capturing factory of a class, kept by its registration as it is, without a closure
 /// made around it: the record calls the factory where it would have called that closure.
 ///
@@ -32,9 +40,13 @@ enum CapturedClassFactory {
     typealias Make = (InjectionArguments) throws -> AnyObject
 
     /// Whether a class factory carried as a `Make` can be called as a `ClassFactory<AnyObject>`
-    /// on this runtime, checked once.
+    /// on this runtime, checked once. Tests force the fallback with
+    /// `STITCHER_FORCE_CLOSURES_AROUND_FACTORIES=1`.
     @usableFromInline
-    static let isReliable: Bool = probe(Probe.self) && probeSpecialized()
+    static let isReliable: Bool = {
+        if getenv("STITCHER_FORCE_CLOSURES_AROUND_FACTORIES").map({ String(cString: $0) == "1" }) ?? false { return false }
+        return probe(Probe.self) && probeSpecialized()
+    }()
 
     /// `factory`, of a class `T`, carried as a `Make` that only `factory(disguisedAs:)` may
     /// read (never called as a `Make`).
