@@ -37,7 +37,8 @@ say(
         + (HazardDomain.retainsThroughRuntime ? "through swift_retain from C" : "through a Swift function")
         + ", announcements " + (HazardDomain.usesAsymmetricFences ? "plain stores with membarrier" : "fenced")
         + ", entry words " + (InlineWords.areReliable ? "inline" : "apart")
-        + ", metadata kinds " + (MetadataKind.isReliable ? "as expected" : "not trusted"))
+        + ", metadata kinds " + (MetadataKind.isReliable ? "as expected" : "not trusted")
+        + ", capturing class factories " + (keepsCapturingClassFactories ? "kept as they are" : "wrapped"))
 var failed = false
 for offset in 0..<seedCount {
     let seed = firstSeed &+ UInt64(offset)

@@ -112,6 +112,10 @@ enum CapturedClassFactory {
     }
 }
 
+/// Whether this process keeps capturing class factories as they are (`CapturedClassFactory`),
+/// for the stress stage's log.
+package var keepsCapturingClassFactories: Bool { CapturedClassFactory.isReliable }
+
 /// A factory without parameters, held at the abstraction a generic `T` gives it (see
 /// `CapturedClassFactory`).
 @usableFromInline
