@@ -226,26 +226,6 @@ final class RegistrationRecord: @unchecked Sendable {
     /// and isolated to the main actor only if called there.
     var runsSynchronouslyHere: Bool { !isAsync && (!isMainActor || isOnMainActor()) }
 
-    /// Calls `didInstantiate()` on a new instance in stored form, which is returned.
-    @inline(__always)
-    func finish(_ instance: __owned AnyObject) -> AnyObject {
-        if storesObjects {
-            if flags.contains(.alwaysAware) {
-                (instance as? PostInstantiationAware)?.didInstantiate()
-            } else if ObjectIdentifier(type(of: instance)) != producedType.id {
-                UnawareTypes.notifyIfAware(instance)
-            }
-        } else {
-            let box = unsafeDowncast(instance, to: InstanceBox.self)
-            if flags.contains(.alwaysAware) {
-                (box.anyValue as? PostInstantiationAware)?.didInstantiate()
-            } else if !flags.contains(.boxesExactType), box.holdsAnotherType {
-                UnawareTypes.notifyIfAware(box.anyValue)
-            }
-        }
-        return instance
-    }
-
     /// Runs the factory and returns the instance in stored form, before `finish(_:)`; the
     /// caller has checked `accepts(_:)`.
     @inline(__always)
@@ -261,17 +241,6 @@ final class RegistrationRecord: @unchecked Sendable {
     func makeAsync(_ arguments: InjectionArguments) async throws -> AnyObject {
         if let makeAsync = extras?.makeAsync { return try await makeAsync(arguments) }
         return try make(arguments)
-    }
-
-    /// The object a shared registration holds weakly for an instance in stored form; nil
-    /// when the instance is a value, which cannot be shared.
-    func weakTarget(_ instance: AnyObject) -> AnyObject? {
-        storesObjects ? instance : extras?.form?.weakTarget(instance)
-    }
-
-    /// The stored form of an instance found alive through its weak reference.
-    func restore(_ object: AnyObject) -> AnyObject? {
-        storesObjects ? object : extras?.form?.restore(object)
     }
 
     /// What the registration is identified by (see `RegistrationIdentity`).
@@ -306,63 +275,24 @@ final class RegistrationRecord: @unchecked Sendable {
             && hasSameScope(as: other)
     }
 
-    /// An instance in stored form as a `D`, or nil when it is not one.
+    /// Whether every `T` is `PostInstantiationAware` (see `finish(_:)`).
     @inline(__always)
-    func cast<D>(_ instance: AnyObject, to type: D.Type) -> D? {
-        if producedType.id == ObjectIdentifier(D.self) {
-            return storesObjects
-                ? unsafeBitCast(instance, to: D.self)
-                : unsafeDowncast(instance, to: TypedBox<D>.self).value
-        }
-        return value(of: instance) as? D
-    }
+    var isAlwaysAware: Bool { flags.contains(.alwaysAware) }
 
-    /// How to tear down `instance` (in stored form), nil when it asks for no teardown: for an
-    /// instance of exactly `T`, the witness found when the record was made (`.scoped`
-    /// registrations only); for another type (a subclass, an implementation of a protocol
-    /// `T`), its conformances are looked up.
-    @inline(__always)
-    func teardown(of instance: AnyObject) -> TeardownWitness? {
-        let teardown = slotTeardown(of: instance)
-        return teardown.asks ? witness(keptAs: teardown.witness) : nil
-    }
+    /// The form of boxed instances, when `T` is not a class.
+    var instanceForm: InstanceForm.Type? { extras?.form }
 
-    /// How a scope's slot tears down `instance` (in stored form): whether it asks to be, and
-    /// the witness to keep beside the registration, nil when it is `ownTeardown` (an
-    /// instance of exactly `T`), which the slot then does not count a reference to. (Not a
-    /// double optional: its copies went through outlined functions counting references.)
+    /// Whether its extras hold a teardown witness for `T` (see `ownTeardown`).
     @inline(__always)
-    func slotTeardown(of instance: AnyObject) -> (asks: Bool, witness: TeardownWitness?) {
-        if isOfExactType(instance) { return (flags.contains(.hasOwnTeardown), nil) }
-        let witness = TeardownWitness.checking(value(of: instance))
-        return (witness != nil, witness)
-    }
+    var hasOwnTeardown: Bool { flags.contains(.hasOwnTeardown) }
 
-    /// The witness a slot that keeps `witness` (see `slotTeardown(of:)`) tears its instance
-    /// down by: `witness`, or when nil `ownTeardown`.
+    /// Whether every boxed instance is of exactly `T` (a value type's, not an existential's).
     @inline(__always)
-    func witness(keptAs witness: TeardownWitness?) -> TeardownWitness? { witness ?? ownTeardown }
+    var boxesExactType: Bool { flags.contains(.boxesExactType) }
 
     /// The teardown witness of `T`, found when the record was made (`.scoped` registrations
     /// only); nil when `T` asks for none.
-    private var ownTeardown: TeardownWitness? { extras?.teardown }
-
-    /// Whether `instance` (in stored form) is of exactly `T`, whose conformances the record
-    /// looked up once.
-    @inline(__always)
-    private func isOfExactType(_ instance: AnyObject) -> Bool {
-        storesObjects ? ObjectIdentifier(Swift.type(of: instance)) == producedType.id : flags.contains(.boxesExactType)
-    }
-
-    /// An instance in stored form as a value of its own type.
-    func value(of instance: AnyObject) -> Any {
-        storesObjects ? instance : (instance as! InstanceBox).anyValue
-    }
-
-    /// The unqualified name of an instance's dynamic type.
-    func typeName(of instance: AnyObject) -> String {
-        String(describing: Swift.type(of: value(of: instance)))
-    }
+    var ownTeardown: TeardownWitness? { extras?.teardown }
 
     /// How the registration reads in diagnostics, e.g. `Type[Widget] (Int) -> Widget, singleton`.
     var summary: String {
