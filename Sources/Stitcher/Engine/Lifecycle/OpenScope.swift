@@ -49,9 +49,10 @@ struct OpenScope {
     }
 
     /// Gives the store to the calling thread for its next scope, once the scope ended
-    /// (`runReusingStore`, or a task-bound scope's end), when nothing else holds it (see `ScopeStore.keepForReuse(_:)`); `store` must not be
-    /// read after this. Swapped into the thread's state, not copied: a copy would count
-    /// references to the store, atomically, twice a scope.
+    /// (`runReusingStore`, or a task-bound scope's end), when nothing else holds it (see
+    /// `ScopeStore.keepForReuse(_:)`); `store` must not be read after this. Swapped into the
+    /// thread's state, not copied: a copy would count references to the store, atomically,
+    /// twice a scope.
     mutating func keepStoreForReuse() {
         ScopeStore.keepForReuse(&heldStore)
     }
