@@ -36,7 +36,6 @@ say(
     "runtime: published reads retain "
         + (HazardDomain.retainsThroughRuntime ? "through swift_retain from C" : "through a Swift function")
         + ", announcements " + (HazardDomain.usesAsymmetricFences ? "plain stores with membarrier" : "fenced")
-        + ", entry words " + (InlineWords.areReliable ? "inline" : "apart")
         + ", metadata kinds " + (MetadataKind.isReliable ? "as expected" : "not trusted")
         + ", capturing class factories " + (keepsCapturingClassFactories ? "kept as they are" : "wrapped"))
 var failed = false

@@ -46,7 +46,7 @@ private final class Service: Sendable { init() {} }
         records.append(record(Dependency { Service() }))
         records.append(record(Dependency { (value: Int) in Service() }))
         records.append(record(Dependency { (value: Int, label: String) in Service() }.named("service-0")))
-        let entries = records.map { IndexEntry(record: $0, owner: owner) }
+        let entries = records.map { IndexEntry.make(record: $0, owner: owner) }
         let table = IdentityTable(distinct: entries)
         #expect(table.count == entries.count)
         for position in entries.indices where table.position(of: records[position], recordAt: { entries[$0].record }) != position {

@@ -68,7 +68,7 @@ struct IncrementalIndexTests {
         let lateTypes: [any TypeRegistration] = [Of<UInt>(), Of<UInt8>(), Of<UInt16>(), Of<UInt32>(), Of<Double>(), Of<Float>()]
         let earlyNames = (0..<40).map { "early-\($0)" } + ["shared"]
         let lateNames = (0..<60).map { "late-\($0)" }
-        let early = records("early", types: earlyTypes, names: earlyNames).map { IndexEntry(record: $0, owner: ObjectIdentifier(Key.self)) }
+        let early = records("early", types: earlyTypes, names: earlyNames).map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Key.self)) }
         // The second container: registrations of its own, others under the types, names and
         // value of the first's with an identity of their own (a type's overload of another
         // signature), and five with the identity of one of the first's, which replace it.
@@ -80,7 +80,7 @@ struct IncrementalIndexTests {
             RegistrationRecord(Dependency { Box<String>("late") }.associated(with: Key.secondary)),
             RegistrationRecord(Dependency { (level: Int) in Box<Int8>("late") }.named("early-3")),
         ]
-        let late = lateRecords.map { IndexEntry(record: $0, owner: ObjectIdentifier(Widget.self)) }
+        let late = lateRecords.map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Widget.self)) }
         let replaced = early.filter { entry in late.contains { $0.record.identity == entry.record.identity } }
         #expect(replaced.count == 5, "`Widget`, its two overloads, the value `.primary` and the name \"shared\"")
 
@@ -106,9 +106,9 @@ struct IncrementalIndexTests {
 
     @Test func aTypeWhoseEveryRegistrationIsReplacedLeavesTheTable() throws {
         let early = [RegistrationRecord(Dependency { Box<Int>("early") }.conforms(to: (any Service).self))]
-            .map { IndexEntry(record: $0, owner: ObjectIdentifier(Key.self)) }
+            .map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Key.self)) }
         let late = [RegistrationRecord(Dependency { Box<Int>("late") })]
-            .map { IndexEntry(record: $0, owner: ObjectIdentifier(Widget.self)) }
+            .map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Widget.self)) }
         let added = try #require(IndexSnapshot(generation: 1, entries: early, indexed: true, capacity: 0).adding(late, generation: 2))
         #expect(added.entries(ofType: ObjectIdentifier((any Service).self)) == nil, "the replaced registration's alias")
         #expect(added.directLookup(ofType: ObjectIdentifier((any Service).self)).kind == .none)
@@ -116,7 +116,7 @@ struct IncrementalIndexTests {
     }
 
     @Test func anUnindexedIndexIsNotAddedTo() {
-        let entry = IndexEntry(record: RegistrationRecord(Dependency { Box<Int>() }), owner: ObjectIdentifier(Key.self))
+        let entry = IndexEntry.make(record: RegistrationRecord(Dependency { Box<Int>() }), owner: ObjectIdentifier(Key.self))
         let unindexed = IndexSnapshot(generation: 1, entries: [], indexed: false, capacity: 0)
         #expect(unindexed.adding([entry], generation: 2) == nil)
     }

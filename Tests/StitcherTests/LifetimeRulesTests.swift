@@ -62,7 +62,7 @@ struct LifetimeRulesTests {
         #expect(lifetime.needsOpenScope == expected.needsOpenScope)
         #expect(lifetime.outlivesScopes == expected.outlivesScopes)
         #expect(lifetime.storesInstances == expected.storesInstances)
-        let entry = IndexEntry(record: record, owner: ObjectIdentifier(record))
+        let entry = IndexEntry.make(record: record, owner: ObjectIdentifier(record))
         #expect(DirectLookup.kind(of: entry, as: ObjectIdentifier(Kept.self)) == expected.direct)
         #expect(DirectLookup.kind(of: entry, as: ObjectIdentifier((any Presented).self)) == expected.firstProtocol)
         #expect(DirectLookup.kind(of: entry, as: ObjectIdentifier((any Described).self)) == expected.secondProtocol)
@@ -75,10 +75,10 @@ struct LifetimeRulesTests {
     func parametersAndValuesAreDecidedWithTheLifetime(_ expected: Expected) {
         let scope = expected.scope
         let parameterized = RegistrationRecord(Dependency { (_: Int) in Kept() }.scope(scope))
-        let entry = IndexEntry(record: parameterized, owner: ObjectIdentifier(parameterized))
+        let entry = IndexEntry.make(record: parameterized, owner: ObjectIdentifier(parameterized))
         #expect(DirectLookup.kind(of: entry, as: ObjectIdentifier(Kept.self)) == .parameterized)
         let value = RegistrationRecord(Dependency { 7 }.scope(scope))
-        let valueEntry = IndexEntry(record: value, owner: ObjectIdentifier(value))
+        let valueEntry = IndexEntry.make(record: value, owner: ObjectIdentifier(value))
         let kind = DirectLookup.kind(of: valueEntry, as: ObjectIdentifier(Int.self))
         #expect(kind == (expected.entryKeeps == .weakly ? .none : expected.direct))
     }

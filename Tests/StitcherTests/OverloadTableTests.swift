@@ -9,7 +9,7 @@ private final class FancyWidget: Widget, @unchecked Sendable {}
 /// one taking an injection's parameters in one probe of its overload table.
 @Suite struct OverloadTableTests {
     private func snapshot(_ records: [RegistrationRecord]) -> (IndexSnapshot, [IndexEntry]) {
-        let entries = records.map { IndexEntry(record: $0, owner: ObjectIdentifier($0)) }
+        let entries = records.map { IndexEntry.make(record: $0, owner: ObjectIdentifier($0)) }
         return (IndexSnapshot(generation: 1, entries: entries, indexed: true, capacity: entries.count), entries)
     }
 
@@ -59,7 +59,7 @@ private final class FancyWidget: Widget, @unchecked Sendable {}
 
     @Test func anUnindexedGraphHasNoOverloadTable() {
         let records = [RegistrationRecord(Dependency { Widget() }), RegistrationRecord(Dependency { (size: Int) in Widget() })]
-        let entries = records.map { IndexEntry(record: $0, owner: ObjectIdentifier($0)) }
+        let entries = records.map { IndexEntry.make(record: $0, owner: ObjectIdentifier($0)) }
         let index = IndexSnapshot(generation: 1, entries: entries, indexed: false, capacity: entries.count)
         #expect(index.overload(ofType: ObjectIdentifier(Widget.self), accepting: signature(Int.self)) == nil)
     }

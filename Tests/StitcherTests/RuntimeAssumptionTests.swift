@@ -50,10 +50,6 @@ private func exerciseLockFreeReads() throws {
 /// and each fallback works: these tests force it, each in a process of its own (the choice
 /// is made once per process).
 struct RuntimeAssumptionTests {
-    @Test func entriesKeepTheirWordsInlineOnThisRuntime() {
-        #expect(InlineWords.areReliable, "the layout check passes on the toolchain CI uses")
-    }
-
     @Test func metadataKindsAreNumberedAsTheEngineExpects() {
         #expect(MetadataKind.isReliable)
         #expect(MetadataKind.isExistential((any Sendable).self))
@@ -70,14 +66,6 @@ struct RuntimeAssumptionTests {
         #expect(unreadable != unreadable, "an unknown identity is not even equal to itself")
         let plain: () -> Void = {}
         #expect(codeAddress(of: plain).isKnown)
-    }
-
-    @Test func entriesWithWordsAllocatedApartServeEveryLockFreeRead() async {
-        await #expect(processExitsWith: .success) {
-            setenv("STITCHER_FORCE_APART_WORDS", "1", 1)
-            precondition(!InlineWords.areReliable, "the fallback is forced")
-            try exerciseLockFreeReads()
-        }
     }
 
     @Test func readersAnnouncingWithFencesServeEveryLockFreeRead() async {

@@ -1,7 +1,8 @@
 /// The decorations applied to an index (`GraphEngine+Decorations`): which types each
 /// decorated entry no longer answers, and which entry each decoration's entry decorates.
-/// Immutable, published with its snapshot.
-struct IndexDecorations: Sendable {
+/// Immutable, published with its snapshot. (`@unchecked`: it holds entries, which a
+/// `ManagedBuffer` cannot declare `Sendable`; see `IndexEntry` for why they may be shared.)
+struct IndexDecorations: @unchecked Sendable {
     /// For a decorated entry: the types its decorations answer in its place.
     private(set) var hidden: [ObjectIdentifier: [ObjectIdentifier]] = [:]
     /// For a decoration's entry: the entry it decorates, and the decoration.

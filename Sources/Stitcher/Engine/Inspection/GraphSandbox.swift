@@ -148,7 +148,7 @@ extension IndexEntry {
     /// A fresh entry for the same registration, holding the singleton or shared instance
     /// (without parameters) this one holds, if any; nothing else is shared with this entry.
     func sandboxCopy(as record: RegistrationRecord? = nil) -> IndexEntry {
-        let copy = IndexEntry(record: record ?? self.record, owner: owner)
+        let copy = IndexEntry.make(record: record ?? self.record, owner: owner)
         let record = self.record
         guard let keeping = record.lifetime.entryKeeps, !record.takesParameters else { return copy }
         let strongly = keeping == .strongly

@@ -41,7 +41,7 @@ final class ActiveContainer: @unchecked Sendable {
             if seen.insert(record, at: entries.count, recordAt: { entries[$0].record }) != nil { continue }
             let earlier = previousTable?.position(of: record) { previous[$0].record }.map { previous[$0] }
             let isSameDeclaration = earlier?.record.declaresSameDependency(as: record) ?? false
-            entries.append(isSameDeclaration ? earlier! : IndexEntry(record: record, owner: owner))
+            entries.append(isSameDeclaration ? earlier! : IndexEntry.make(record: record, owner: owner))
             if let provider = record.managedScope {
                 let key = IdentityKey(record)
                 if earlier?.record.hasSameScope(as: record) == true, let receipt = self.receipts.removeValue(forKey: key) {

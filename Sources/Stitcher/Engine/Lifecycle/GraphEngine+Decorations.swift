@@ -27,7 +27,7 @@ extension GraphEngine {
                 decorated.append(entry)
                 guard applied.answers(entry, key.target) else { continue }
                 let entryKey = DecorationEntryKey(decorated: entry, by: key)
-                let derived = decorationEntries[entryKey] ?? IndexEntry(record: key.deriving(from: entry), owner: owner)
+                let derived = decorationEntries[entryKey] ?? IndexEntry.make(record: key.deriving(from: entry), owner: owner)
                 kept[entryKey] = derived
                 applied.add(derived, decorating: entry, by: key)
                 decorated.append(derived)

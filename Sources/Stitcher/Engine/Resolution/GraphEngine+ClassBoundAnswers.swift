@@ -60,11 +60,12 @@ extension GraphEngine {
     /// and so the entry, alive while the factory runs, as for any transient.
     @inline(never)
     private func presentedTransient(of entry: IndexEntry, _ state: ThreadState, as id: ObjectIdentifier) throws -> ClassBoundAnswer {
-        let record = entry.record
         let instance = try makeTransient(entry, nil, state)
-        if record.storesObjects, let template = ExistentialTemplates.verifiedTemplate(presenting: instance, as: id) {
-            return ClassBoundAnswer(retaining: instance, template: template)
+        return try entry.withRecord { record in
+            if record.storesObjects, let template = ExistentialTemplates.verifiedTemplate(presenting: instance, as: id) {
+                return ClassBoundAnswer(retaining: instance, template: template)
+            }
+            return ClassBoundAnswer(retaining: try view(of: instance, of: record, as: id), template: nil)
         }
-        return ClassBoundAnswer(retaining: try view(of: instance, of: record, as: id), template: nil)
     }
 }

@@ -32,7 +32,7 @@ extension GraphEngine {
             // As for a direct `.parameterized` lookup: the lifetime's rules hold the entry if
             // they use it after the factory returns.
             return try unretained._withUnsafeGuaranteedRef { entry in
-                try entry.record.lifetime.rules.instance(of: unretained, in: self, arguments, state)
+                try entry.withRecord(\.lifetime).rules.instance(of: unretained, in: self, arguments, state)
             }
         } ?? nil
     }
@@ -52,17 +52,18 @@ extension GraphEngine {
             // The record's flag is read here, so that a class's transient pays no call.
             if lookup.isTransient, arguments.isEmpty, let entry = lookup.entry,
                 let answer = try entry._withUnsafeGuaranteedRef({ entry -> UnsafeMutableRawPointer? in
-                    let record = entry.record
-                    guard record.writesValues else { return nil }
-                    // Exactly the type asked for, with a typed factory: the build is started
-                    // here and its factory run by the caller (`DependencyGraph.makeValue(with:)`),
-                    // the frame keeping the snapshot, and so the factory, alive until the
-                    // caller pops it (see `ValueFactory`).
-                    if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
-                        try enterValueBuild(entry, state)
-                        return factory.toOpaque() + DependencyGraph.valueFactoryTag
+                    try entry.withRecord { record -> UnsafeMutableRawPointer? in
+                        guard record.writesValues else { return nil }
+                        // Exactly the type asked for, with a typed factory: the build is started
+                        // here and its factory run by the caller (`DependencyGraph.makeValue(with:)`),
+                        // the frame keeping the snapshot, and so the factory, alive until the
+                        // caller pops it (see `ValueFactory`).
+                        if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
+                            try enterValueBuild(entry, state)
+                            return factory.toOpaque() + DependencyGraph.valueFactoryTag
+                        }
+                        return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
                     }
-                    return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
                 })
             {
                 return answer
@@ -188,20 +189,21 @@ extension GraphEngine {
                 return try transientObject(entry, state)
             case .scoped where arguments.isEmpty:
                 return try scopedObject(unretained, state)
-            case .parameterized where entry.record.accepts(arguments):
+            case .parameterized where entry.withRecord({ $0.accepts(arguments) }):
                 break
             case .publishedView where arguments.isEmpty:
                 // Read inline, as a published instance is; made (once) out of line.
                 if let view = entry.publishedView(state.hazard) { return view }
                 return try view(for: lookup, as: id, state)
             case .transientView where arguments.isEmpty:
-                return try presentable(transientObject(entry, state), of: entry.record, as: id)
+                let instance = try transientObject(entry, state)
+                return try entry.withRecord { try presentable(instance, of: $0, as: id) }
             default:
                 return nil
             }
             // A first creation, or an instance per parameter values: as the lifetime's rules
             // say (which hold the entry if they use it after the factory returns).
-            return try entry.record.lifetime.rules.instance(of: unretained, in: self, arguments, state)
+            return try entry.withRecord(\.lifetime).rules.instance(of: unretained, in: self, arguments, state)
         }
     }
 
@@ -229,11 +231,11 @@ extension GraphEngine {
     private func writeTransientValue(
         _ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer, as id: ObjectIdentifier
     ) throws -> Bool {
-        let record = entry.record
         guard !mayBeObserved else { return false }
-        if record.producedType.id != id {
-            guard record.writesInlineValues,
-                ExistentialTemplates.presentValue(of: record.producedType.id, as: id, into: destination)
+        let produced = entry.withRecord(\.producedType.id)
+        if produced != id {
+            guard entry.withRecord(\.writesInlineValues),
+                ExistentialTemplates.presentValue(of: produced, as: id, into: destination)
             else { return false }
         }
         // As for a boxed transient, the frame keeps the snapshot, and so the entry, alive.
@@ -271,7 +273,10 @@ extension GraphEngine {
     @inline(never)
     func view(for lookup: DirectLookup, as id: ObjectIdentifier, _ state: ThreadState) throws -> AnyObject {
         let entry = lookup.entry!.takeUnretainedValue()
-        if lookup.kind == .transientView { return try view(of: makeTransient(entry, nil, state), of: entry.record, as: id) }
+        if lookup.kind == .transientView {
+            let instance = try makeTransient(entry, nil, state)
+            return try entry.withRecord { try view(of: instance, of: $0, as: id) }
+        }
         if let view = entry.publishedView(state.hazard) { return view }
         return try presentedView(of: entry, as: id, state)
     }

@@ -7,7 +7,7 @@ extension GraphEngine {
     /// Returns the stored instance of `entry` or builds one, as its lifetime's rules say.
     @inline(__always)
     func instance(of entry: IndexEntry, _ arguments: InjectionArguments, _ state: ThreadState) throws -> AnyObject {
-        try entry.record.lifetime.rules.instance(of: .passUnretained(entry), in: self, arguments, state)
+        try entry.withRecord(\.lifetime).rules.instance(of: .passUnretained(entry), in: self, arguments, state)
     }
 
     /// The instance `entry` keeps for `arguments`, built once if there is none.
@@ -171,8 +171,7 @@ extension GraphEngine {
         inherited: InheritedResolution?, chain: ResolutionChain?, keeping keep: (RegistrationRecord, AnyObject) -> Void
     ) throws -> AnyObject {
         try enterFrame(entry, arguments, state, inherited: inherited, chain: chain)
-        let record = entry.record
-        let parameters = record.takesParameters ? arguments : nil
+        let parameters = entry.withRecord(\.takesParameters) ? arguments : nil
         // Hashed when compared: an outermost frame rarely is; nested ones are hashed now so
         // that a deep path through one registration is not hashed again at every level.
         let hash = parameters.flatMap { state.frames.isEmpty ? nil : $0.hash }
@@ -216,15 +215,14 @@ extension GraphEngine {
         _ body: (RegistrationRecord) throws -> R
     ) throws -> R {
         state.frames.push(ResolutionFrame(entry: entry, arguments: parameters, argumentHash: hash))
-        let record = entry.record
         // Popped on each path, not in a `defer`: the compiler outlined the deferred pop of
         // some specializations into a function of its own (a call in every transient build).
         do {
-            let result = try body(record)
+            let result = try entry.withRecord(body)
             state.popFrame()
             return result
         } catch {
-            let failure = Self.failure(error, of: record, state)
+            let failure = Self.failure(error, of: entry.record, state)
             state.popFrame()
             throw failure
         }

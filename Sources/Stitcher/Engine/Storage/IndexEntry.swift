@@ -6,9 +6,9 @@ import Atomics
 /// An entry lives as long as its registration stays active: republishing the index keeps
 /// it, with its instances; resetting a managed scope replaces it.
 ///
-/// Instances of registrations without parameters are published in atomic words stored
-/// inline (addressed as swift-atomics' `ManagedAtomic` addresses its own, so they cost no
-/// allocation of their own):
+/// Instances of registrations without parameters are published in atomic words kept as the
+/// entry's elements (a `ManagedBuffer`, so that they cost no allocation of their own and
+/// their address is the API's, which readers hand to C):
 /// - a singleton or managed instance, set once and read with a single load; such an entry
 ///   is never cleared: resetting a managed scope gives the registration a new entry;
 /// - the weak reference of a shared instance, replaced when the instance was released and a
@@ -40,20 +40,68 @@ import Atomics
 /// the key as being built and runs the factory without holding any lock; others wait for it.
 /// A factory that throws leaves nothing stored, and the waiters try again.
 ///
-final class IndexEntry: @unchecked Sendable {
-    typealias Word = UnsafeAtomic<UnsafeMutableRawPointer?>
-    /// The atomic words, only ever accessed through `word(_:)`. Declared first: a class's
-    /// stored properties are laid out in order, so they start at the first property's address.
-    private var words: (Word.Storage, Word.Storage, Word.Storage) = (.init(nil), .init(nil), .init(nil))
-    /// The registration; never changed, so that any thread may read it without a count.
-    let record: RegistrationRecord
-    /// The active container the registration belongs to: with the identity, what tells
-    /// two registrations apart on a resolution path that crosses graphs.
-    let owner: ObjectIdentifier
+final class IndexEntry: ManagedBuffer<IndexEntry.Identity, EntryWord.Storage> {
+    typealias Word = EntryWord
+
+    /// What an entry is made with, kept as the buffer's header: never changed, so that any
+    /// thread may read it without a count.
+    struct Identity {
+        /// The registration.
+        let record: RegistrationRecord
+        /// The active container the registration belongs to: with the registration's
+        /// identity, what tells two registrations apart on a resolution path that crosses
+        /// graphs.
+        let owner: ObjectIdentifier
+    }
+
+    /// The registration. Read through the header's address: `header` is a stored `var`,
+    /// whose every access the runtime would check for exclusivity.
+    ///
+    /// A reference read from a `var` is counted while it is used across a call, which a
+    /// `let` of a final class is not; where that matters (every build), `withRecord(_:)`.
+    @inline(__always)
+    var record: RegistrationRecord { withUnsafeMutablePointerToHeader { $0.pointee.record } }
+
+    /// Calls `body` with the registration, borrowed without counting a reference: the
+    /// entry, which the caller holds, holds the record and never replaces it.
+    @inline(__always)
+    func withRecord<R>(_ body: (RegistrationRecord) throws -> R) rethrows -> R {
+        try Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The active container the registration belongs to (see `Identity.owner`).
+    @inline(__always)
+    var owner: ObjectIdentifier { withUnsafeMutablePointerToHeader { $0.pointee.owner } }
+
+    /// A new entry for `record`, of the active container `owner`, holding no instance.
+    ///
+    /// Its atomic words are the buffer's elements (`ManagedBuffer`, whose elements' address
+    /// is the API's own, not a layout this code assumes): the three of every entry, and for a
+    /// registration built in dependency scopes (`.scoped`) a fourth holding `serial`.
+    static func make(record: RegistrationRecord, owner: ObjectIdentifier) -> IndexEntry {
+        let numbered = record.lifetime.needsOpenScope
+        let buffer = create(minimumCapacity: numbered ? 4 : 3) { _ in Identity(record: record, owner: owner) }
+        let entry = unsafeDowncast(buffer, to: IndexEntry.self)
+        entry.withUnsafeMutablePointerToElements { words in
+            words.initialize(repeating: Word.Storage(nil), count: 3)
+            if numbered {
+                (words + serialWord).initialize(to: Word.Storage(UnsafeMutableRawPointer(bitPattern: ThreadState.nextEntrySerial())))
+            }
+        }
+        #if DEBUG
+        live.wrappingIncrement(ordering: .relaxed)
+        #endif
+        return entry
+    }
+
     /// A number no other entry of the process has, ever: what a dependency scope's slot
     /// names its entry by without holding it (an address can be reused once an entry is
     /// released; a count written by every build would be a line every core fights for).
-    let serial = ThreadState.nextEntrySerial()
+    /// Only a `.scoped` registration's entry has one: no other is kept in a scope's slots.
+    var serial: Int {
+        precondition(record.lifetime.needsOpenScope, "only an entry built in dependency scopes is numbered")
+        return Int(bitPattern: word(Self.serialWord).load(ordering: .relaxed))
+    }
 
     enum Stored {
         case strong(AnyObject)
@@ -63,20 +111,7 @@ final class IndexEntry: @unchecked Sendable {
     private static let publishedWord = 0
     private static let sharedWord = 1
     private static let stateWord = 2
-
-    /// Where the atomic words are: the inline tuple when the runtime lays out the class as
-    /// checked (`InlineWords`), or a block of their own otherwise.
-    private var wordsAddress: UnsafeMutablePointer<Word.Storage>
-
-    init(record: RegistrationRecord, owner: ObjectIdentifier) {
-        self.record = record
-        self.owner = owner
-        wordsAddress = InlineWords.placeholder
-        wordsAddress = InlineWords.areReliable ? InlineWords.address(in: self) : InlineWords.allocateApart()
-        #if DEBUG
-        Self.live.wrappingIncrement(ordering: .relaxed)
-        #endif
-    }
+    private static let serialWord = 3
 
     #if DEBUG
     private static let live = ManagedAtomic<Int>(0)
@@ -92,34 +127,22 @@ final class IndexEntry: @unchecked Sendable {
         #endif
     }
 
-    /// An entry made only to check the layout (`InlineWords`): its words are never used.
-    init(probing record: RegistrationRecord) {
-        self.record = record
-        self.owner = ObjectIdentifier(IndexEntry.self)
-        wordsAddress = InlineWords.placeholder
-    }
-
     deinit {
-        // No snapshot lists the entry any more: no reader can reach its words.
-        if wordsAddress == InlineWords.placeholder { return }
+        // No snapshot lists the entry any more: no reader can reach its words. They hold
+        // addresses and numbers only: nothing to deinitialize but what they retain.
         #if DEBUG
         Self.live.wrappingDecrement(ordering: .relaxed)
         #endif
         if let instance = published.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(instance).release() }
         if let box = shared.load(ordering: .acquiring) { Unmanaged<AnyObject>.fromOpaque(box).release() }
         if let state = Self.state(inBits: stateBits) { state.release() }
-        if !InlineWords.areReliable { InlineWords.deallocateApart(wordsAddress) }
     }
 
     /// Where a published word is, for `HazardCell` (which reads it in C).
     @inline(__always)
     private func address(ofWord index: Int) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(wordsAddress + index)
-    }
-
-    /// The inline words' address, for `InlineWords`' check.
-    func inlineWordsAddress() -> UnsafeMutableRawPointer {
-        withUnsafeMutablePointer(to: &words) { UnsafeMutableRawPointer($0) }
+        // The elements live as long as the entry, which the caller holds.
+        UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 + index })
     }
 
     /// Whether this entry and `other` stand for the same registration of the same container.
@@ -135,7 +158,7 @@ final class IndexEntry: @unchecked Sendable {
     /// in the current index instead (see `GraphEngine.storedInstance`), so that renewals,
     /// however many, leave no chain behind.
     func renewed() -> IndexEntry {
-        IndexEntry(record: record, owner: owner)
+        IndexEntry.make(record: record, owner: owner)
     }
 
     /// Shared with other entries: waiters are woken by any entry's broadcast and re-check.
@@ -143,7 +166,7 @@ final class IndexEntry: @unchecked Sendable {
 
     @inline(__always)
     private func word(_ index: Int) -> Word {
-        Word(at: wordsAddress + index)
+        Word(at: withUnsafeMutablePointerToElements { $0 + index })
     }
 
     /// The retained singleton or managed instance, set once.
@@ -340,6 +363,9 @@ final class IndexEntry: @unchecked Sendable {
         return nil
     }
 }
+
+/// An entry's atomic word (see `IndexEntry`).
+typealias EntryWord = UnsafeAtomic<UnsafeMutableRawPointer?>
 
 /// `IndexEntry.liveCount`, for the stress stage.
 package func liveIndexEntryCount() -> Int? { IndexEntry.liveCount }
