@@ -45,6 +45,21 @@ struct FootprintTests {
         #expect(numbered.record === scoped && numbered.owner == ObjectIdentifier(scoped))
     }
 
+    /// A class's factory without parameters is kept in its record, which then needs no
+    /// extras: 72 bytes with the object header. Any other factory is kept in the extras,
+    /// with its identity, so that a builder's re-run still tells it apart.
+    @Test func aClassRegistrationIsOneSmallRecord() {
+        let value = 7
+        let capturing = RegistrationRecord(Dependency { Counted(value: value) })
+        let plain = RegistrationRecord(Dependency { Counted(value: 1) })
+        #expect(usableSize(of: capturing) <= 72 + 8, "72 bytes asked for: an 80-byte chunk on glibc")
+        #expect(usableSize(of: plain) <= 72 + 8)
+        #expect(capturing.callsClassFactory && plain.callsClassFactory)
+        let parameterized = RegistrationRecord(Dependency { (value: Int) in Counted(value: value) })
+        #expect(!parameterized.callsClassFactory && parameterized.origin.isKnown)
+        #expect(parameterized.origin == parameterized.origin)
+    }
+
     /// Each entry of a `.scoped` registration has a serial no other entry has, its renewal
     /// included: what a scope's slots name their entries by.
     @Test func scopedEntriesAreNumberedApart() {

@@ -26,16 +26,17 @@ public enum DependencyFactory {
         @usableFromInline let originCode: UInt
         /// The factory closure's context (see `RegistrationRecord.origin`).
         @usableFromInline let originContext: UInt
-        /// What only some factories have: parameters, a boxed form, an asynchronous factory,
-        /// a captured context. Nil for a class factory without parameters that captures
-        /// nothing, which the record then keeps in one 96-byte allocation.
+        /// What only some factories have: `make` itself and the factory's identity (unless
+        /// `callsClassFactory`), parameters, a boxed form, an asynchronous factory. Nil for a
+        /// class factory without parameters, which the record then keeps in one 72-byte
+        /// allocation.
         @usableFromInline let extras: RegistrationExtras?
 
         /// Whether `T` is a class, so that instances are stored as themselves.
         @inlinable var storesObjects: Bool { traits.contains(.storesObjects) }
         /// Whether every `T` is `PostInstantiationAware` (see `RegistrationRecord.finish(_:)`).
         @inlinable var alwaysAware: Bool { traits.contains(.alwaysAware) }
-        /// Whether `make` is a class's capturing factory kept as it is (`CapturedClassFactory`).
+        /// Whether `make` is a class's factory kept as it is (`CapturedClassFactory`).
         @inlinable var callsClassFactory: Bool { traits.contains(.callsClassFactory) }
 
         /// - Parameters:
@@ -55,14 +56,15 @@ public enum DependencyFactory {
                 extras: RegistrationExtras.of(
                     parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue,
                     makeAsync: makeAsync, isMainActor: isMainActor, declaredDependencies: declaredDependencies,
-                    originContext: origin.context),
+                    origin: origin, make: make),
                 make: make)
         }
 
         /// A provider with `extras` as given. A class factory without parameters (most
         /// registrations) passes nil: it then neither computes a signature nor makes and
         /// destroys the empty lists the initializer above takes (≈ 100 instructions an
-        /// activated registration).
+        /// activated registration). Extras that do not hold `make` (nil, or a class factory's
+        /// declared dependencies) get it when the record is made (`RegistrationExtras.adding`).
         @usableFromInline
         init(
             origin: ClosureIdentity, storesObjects: Bool, extras: RegistrationExtras?, callsClassFactory: Bool = false,
@@ -79,13 +81,11 @@ public enum DependencyFactory {
             self.make = make
         }
 
-        /// A provider of a class's factory without parameters that captures values, kept as
-        /// it is instead of in a closure that calls it (see `CapturedClassFactory`), or in
-        /// one when that cannot be trusted. Not inlined: the registration's inlined code stays
-        /// as small as for a factory that captures nothing, which the optimizer makes a plain
-        /// function.
+        /// A provider of a class's factory without parameters, kept as it is instead of in a
+        /// closure that calls it (see `CapturedClassFactory`), or in one when that cannot be
+        /// trusted. Not inlined: the registration's inlined code only makes the factory.
         @usableFromInline
-        init(origin: ClosureIdentity, capturing factory: ClassFactory<T>) {
+        init(origin: ClosureIdentity, classFactory factory: ClassFactory<T>) {
             guard CapturedClassFactory.isReliable else {
                 self.init(origin: origin, storesObjects: true, extras: nil) { _ in
                     unsafeBitCast(try factory.call(), to: AnyObject.self)
@@ -119,7 +119,9 @@ public enum DependencyFactory {
             traits = provider.traits.subtracting(.callsClassFactory)
             originCode = provider.originCode
             originContext = provider.originContext
-            extras = provider.extras.map { RegistrationExtras.replacing(makeAsync: makeAsync, in: $0) }
+            extras = RegistrationExtras.replacing(
+                make: make, makeAsync: makeAsync,
+                origin: ClosureIdentity(code: provider.originCode, context: provider.originContext), in: provider.extras)
         }
 
         private init(_ provider: Provider, extras: RegistrationExtras) {
@@ -132,24 +134,13 @@ public enum DependencyFactory {
 
         /// Creates a provider from a factory closure without parameters.
         ///
-        /// Inlined, so that the caller's module compiles the closure that makes instances in
-        /// stored form for the concrete type: instantiation then runs no generic code. The
-        /// closure captures nothing but the factory, so that for a factory that captures
-        /// nothing the optimizer makes it a plain function, with no context to allocate.
+        /// Inlined, so that the caller's module compiles what makes instances for the
+        /// concrete type: a class's factory is kept as it is (`CapturedClassFactory`), a
+        /// value's written in place (`ValueWriter`); instantiation then runs no generic code.
         @inlinable
         public init(_ factory: @escaping @Sendable () throws -> T) {
             if T.self is AnyClass {
-                let origin = codeAddress(of: factory)
-                if origin.context != 0 {
-                    // A factory that captures values: kept as it is, not in a closure of its
-                    // own (48 bytes). One that captures nothing has no context, so that the
-                    // test leaves the registration's inlined code as it was.
-                    self.init(origin: origin, capturing: ClassFactory(call: factory))
-                    return
-                }
-                self.init(origin: origin, storesObjects: true, extras: nil) { _ in
-                    unsafeBitCast(try factory(), to: AnyObject.self)
-                }
+                self.init(origin: codeAddress(of: factory), classFactory: ClassFactory(call: factory))
             } else {
                 self.init(origin: codeAddress(of: factory), values: factory)
             }

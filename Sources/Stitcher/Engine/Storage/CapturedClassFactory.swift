@@ -6,17 +6,20 @@ import Glibc
 import Musl
 #endif
 
-/// A capturing factory of a class, kept by its registration as it is, without a closure
-/// made around it: the record calls the factory where it would have called that closure.
+/// A class's factory without parameters, kept by its registration as it is, without a
+/// closure made around it: the record calls the factory where it would have called that
+/// closure.
 ///
-/// A provider keeps what makes instances in a closure of one type, `Make`, which the record
-/// calls. For a factory that captures nothing that closure is a plain function; for one that
-/// captures values (`Dependency { Client(baseURL: url) }`) it needs a context of its own: 48
-/// bytes on the heap for every such registration. A class's factory without parameters is
-/// instead carried in that closure's place, its two words unchanged (`disguise(_:)`), and
-/// the record keeps it as what it is, a `ClassFactory<AnyObject>` (`factory(disguisedAs:)`),
-/// in a `let` it calls borrowed (no reference counted on the factory's context, which every
-/// thread building the registration shares).
+/// A provider keeps what makes instances in a closure of one type, `Make`. Made around a
+/// factory that captures values (`Dependency { Client(baseURL: url) }`), that closure needs
+/// a context of its own: 48 bytes on the heap for every such registration; and a record
+/// that keeps a `Make` needs its factory's identity besides (`RegistrationRecord.origin`).
+/// A class's factory without parameters (most registrations) is instead carried in that
+/// closure's place, its two words unchanged (`disguise(_:)`), and the record keeps it as what
+/// it is, a `ClassFactory<AnyObject>` (`factory(disguisedAs:)`), in a `let` it calls borrowed
+/// (no reference counted on the factory's context, which every thread building the
+/// registration shares), and which is its identity too. Other factories' `Make`s and
+/// identities are kept in the record's extras.
 ///
 /// **Why the call is right for every class `T`.** The factory is made as a `ClassFactory<T>`,
 /// whose closure the language stores at its most general abstraction (the result written
@@ -65,17 +68,11 @@ enum CapturedClassFactory {
         preconditionFailure("a record that calls its class factory has no other closure")
     }
 
-    /// A closure that is never called, holding `code` and no context: a record's declared
-    /// factory when it keeps only its identity (see `RegistrationRecord.origin`). An unknown
-    /// identity (0) is held as `neverCalledFactory`, so that the closure's code is a function's.
-    static func identity(code: UInt) -> ClassFactory<AnyObject> {
-        guard code != 0 else { return ClassFactory(call: neverCalledFactory) }
-        // No context: nothing is retained, and releasing it does nothing.
-        return unsafeBitCast((code, UInt(0)), to: ClassFactory<AnyObject>.self)
-    }
+    /// The class factory of a record that does not keep one: a function, never called.
+    static var notKept: ClassFactory<AnyObject> { ClassFactory(call: neverCalledFactory) }
 
     @Sendable private static func neverCalledFactory() throws -> AnyObject {
-        preconditionFailure("a record's identity is never called")
+        preconditionFailure("a record that does not keep a class factory calls its extras' closure")
     }
 
     /// The two words of `factory` (its code and context), read without counting a reference.
@@ -112,8 +109,8 @@ enum CapturedClassFactory {
     }
 }
 
-/// Whether this process keeps capturing class factories as they are (`CapturedClassFactory`),
-/// for the stress stage's log.
+/// Whether this process keeps class factories as they are (`CapturedClassFactory`), for the
+/// stress stage's log.
 package var keepsCapturingClassFactories: Bool { CapturedClassFactory.isReliable }
 
 /// A factory without parameters, held at the abstraction a generic `T` gives it (see

@@ -1,10 +1,11 @@
 /// The parts of a registration that most registrations do without, kept apart so that
-/// their records stay small: parameters, a boxed instance form, an asynchronous factory,
-/// the factory's isolation, the dependencies it declares (an autowired initializer's
-/// parameters), the provider of a `.managed` scope, and how a dependency scope tears its
-/// instances down.
+/// their records stay small: the closure that makes instances (but for a class's factory
+/// without parameters, which the record calls itself), parameters, a boxed instance form, an
+/// asynchronous factory, the factory's isolation, the dependencies it declares (an autowired
+/// initializer's parameters), the provider of a `.managed` scope, and how a dependency
+/// scope tears its instances down.
 ///
-/// Made once by the provider; the record keeps the same object.
+/// Made once by the provider; the record keeps the same object, or a copy with what it adds.
 @usableFromInline
 final class RegistrationExtras: @unchecked Sendable {
     /// The parameter types, in order; empty when the registration takes none.
@@ -13,23 +14,29 @@ final class RegistrationExtras: @unchecked Sendable {
     let signature: ObjectIdentifier
     /// The form of boxed instances, when `T` is not a class.
     let form: InstanceForm.Type?
+    /// Runs the factory and returns the instance in stored form, when `holdsMake`; otherwise
+    /// never called (the record calls its class factory). Not optional, so that a call
+    /// borrows the closure's context instead of copying it out of an optional.
+    let make: CapturedClassFactory.Make
     /// Runs the synchronous factory of a value type and writes its value, unboxed, into
     /// uninitialized memory for one `T`: how a transient value reaches the caller that asked
     /// for exactly `T` without a box (`GraphEngine.writeTransient`). `noValueWriter` for
-    /// classes and once a decorator replaced the factory (`writer` is nil then, and the
-    /// record keeps `PostInstantiationAware` types boxed). Not optional, so that a call
-    /// borrows the closure's context instead of copying it out of an optional.
+    /// classes and once a decorator replaced the factory (`hasValueWriter` is false then,
+    /// and the record keeps `PostInstantiationAware` types boxed).
     let writeValue: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
-    /// The writer `writeValue` comes from (nil when it is `noValueWriter`), kept for copies
-    /// of these extras and read once by the record they make (`RegistrationRecord.Flags`).
-    let writer: ValueWriter?
-    /// The writer's typed factory (see `ValueWriter.factory`), unretained: the writer holds
-    /// it, and reading it counts no reference.
-    let valueFactory: Unmanaged<AnyObject>?
+    /// The value writer's typed factory (see `ValueWriter.factory`).
+    private let typedValueFactory: AnyObject?
     /// Runs an asynchronous factory and returns the instance in stored form.
     let makeAsync: ((InjectionArguments) async throws -> AnyObject)?
     /// The factory is isolated to the main actor and runs only there.
     let isMainActor: Bool
+    /// `make` is the registration's factory.
+    let holdsMake: Bool
+    /// `writeValue` is a value writer's (see `ValueWriter`).
+    let hasValueWriter: Bool
+    /// The runtime stores the values written inline in an existential's buffer
+    /// (`ValueWriter.isStoredInline`).
+    let writesInlineValues: Bool
     /// What the factory injects, declared before it runs (an autowired initializer's
     /// parameters taken from the graph, `dependsOn(…)`), for checking a graph without
     /// building it.
@@ -38,101 +45,119 @@ final class RegistrationExtras: @unchecked Sendable {
     let teardown: TeardownWitness?
     /// The provider of a `.managed(by:)` scope (other scopes follow from the lifetime).
     let managedScope: (any ManagedDependencyScopeProviding)?
-    /// The context of the factory the registration was declared with, 0 when it captures
-    /// nothing: part of its identity (`RegistrationRecord.origin`), which its record keeps
-    /// here unless it keeps the factory itself. Only compared, never followed.
-    let originContext: UInt
+    /// The identity of the factory the registration was declared with
+    /// (`RegistrationRecord.origin`), when `holdsMake`. Only compared, never followed.
+    let origin: ClosureIdentity
 
-    private init(
-        parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
-        writeValue: ValueWriter?,
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
-        declaredDependencies: [DeclaredDependency], teardown: TeardownWitness?,
-        managedScope: (any ManagedDependencyScopeProviding)?, originContext: UInt
-    ) {
-        self.parameterTypes = parameterTypes
-        self.signature = signature
-        self.form = form
-        // Not `??`, which is generic: the closure would be stored behind two thunks.
-        if let writeValue { self.writeValue = writeValue.write } else { self.writeValue = Self.noValueWriter }
-        self.writer = writeValue
-        valueFactory = writeValue?.factory.map(Unmanaged.passUnretained)
-        self.makeAsync = makeAsync
-        self.isMainActor = isMainActor
-        self.declaredDependencies = declaredDependencies
-        self.teardown = teardown
-        self.managedScope = managedScope
-        self.originContext = originContext
+    /// The parts of extras, as a copy changes them.
+    private struct Parts {
+        var parameterTypes: [TypeKey] = []
+        var signature = InjectionArguments.noParameters
+        var form: InstanceForm.Type?
+        var make: CapturedClassFactory.Make?
+        var writer: (write: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void, factory: AnyObject?, inline: Bool)?
+        var makeAsync: ((InjectionArguments) async throws -> AnyObject)?
+        var isMainActor = false
+        var declaredDependencies: [DeclaredDependency] = []
+        var teardown: TeardownWitness?
+        var managedScope: (any ManagedDependencyScopeProviding)?
+        var origin = ClosureIdentity.unknown
     }
+
+    private init(_ parts: Parts) {
+        parameterTypes = parts.parameterTypes
+        signature = parts.signature
+        form = parts.form
+        // Not `??`, which is generic: the closures would be stored behind two thunks.
+        if let make = parts.make { self.make = make } else { self.make = CapturedClassFactory.neverCalled }
+        holdsMake = parts.make != nil
+        if let writer = parts.writer { writeValue = writer.write } else { writeValue = Self.noValueWriter }
+        hasValueWriter = parts.writer != nil
+        writesInlineValues = parts.writer?.inline ?? false
+        typedValueFactory = parts.writer?.factory
+        makeAsync = parts.makeAsync
+        isMainActor = parts.isMainActor
+        declaredDependencies = parts.declaredDependencies
+        teardown = parts.teardown
+        managedScope = parts.managedScope
+        origin = parts.origin
+    }
+
+    /// These extras' parts, for a copy.
+    private var parts: Parts {
+        Parts(
+            parameterTypes: parameterTypes, signature: signature, form: form, make: holdsMake ? make : nil,
+            writer: hasValueWriter ? (writeValue, typedValueFactory, writesInlineValues) : nil, makeAsync: makeAsync,
+            isMainActor: isMainActor, declaredDependencies: declaredDependencies, teardown: teardown,
+            managedScope: managedScope, origin: origin)
+    }
+
+    /// The writer's typed factory (a `ValueFactory<T>`), unretained: these extras hold it.
+    var valueFactory: Unmanaged<AnyObject>? { typedValueFactory.map(Unmanaged.passUnretained) }
 
     /// The `writeValue` of a registration without a value writer, never called.
     private static func noValueWriter(_: InjectionArguments, _: UnsafeMutableRawPointer) throws {
         preconditionFailure("a value is written only by a registration that writes values")
     }
 
-    /// The extras of a factory; nil when it needs none.
+    /// The extras of a factory that `make` runs (any but a class's factory without
+    /// parameters, see `CapturedClassFactory`), with the factory's identity.
     @usableFromInline
     static func of(
         parameterTypes: [TypeKey], signature: ObjectIdentifier, form: InstanceForm.Type?,
         writeValue: ValueWriter? = nil,
         makeAsync: ((InjectionArguments) async throws -> AnyObject)?, isMainActor: Bool,
-        declaredDependencies: [TypeKey], originContext: UInt
-    ) -> RegistrationExtras? {
-        guard !parameterTypes.isEmpty || form != nil || makeAsync != nil || isMainActor || !declaredDependencies.isEmpty
-        else { return nil }
-        return RegistrationExtras(
-            parameterTypes: parameterTypes, signature: signature, form: form, writeValue: writeValue, makeAsync: makeAsync,
-            isMainActor: isMainActor, declaredDependencies: declaredDependencies.map(DeclaredDependency.init(type:)),
-            teardown: nil, managedScope: nil, originContext: originContext
-        )
+        declaredDependencies: [TypeKey], origin: ClosureIdentity, make: @escaping CapturedClassFactory.Make
+    ) -> RegistrationExtras {
+        RegistrationExtras(
+            Parts(
+                parameterTypes: parameterTypes, signature: signature, form: form, make: make,
+                writer: writeValue.map { ($0.write, $0.factory, $0.isStoredInline) }, makeAsync: makeAsync,
+                isMainActor: isMainActor, declaredDependencies: declaredDependencies.map(DeclaredDependency.init(type:)),
+                origin: origin))
     }
 
     /// `extras` (or none) with `declared` appended to its declared dependencies.
     static func declaring(_ declared: [DeclaredDependency], in extras: RegistrationExtras?) -> RegistrationExtras {
-        copy(of: extras, declaredDependencies: (extras?.declaredDependencies ?? []) + declared)
+        var parts = extras?.parts ?? Parts()
+        parts.declaredDependencies += declared
+        return RegistrationExtras(parts)
     }
 
-    /// `extras` with its asynchronous factory replaced, and without the value writer, which
+    /// `extras` (or empty extras) with its factories replaced by `make` and `makeAsync` (a
+    /// decorator's, which keeps the identity `origin`), and without the value writer, which
     /// would bypass the synchronous factory's replacement.
     static func replacing(
-        makeAsync: ((InjectionArguments) async throws -> AnyObject)?, in extras: RegistrationExtras
+        make: @escaping CapturedClassFactory.Make, makeAsync: ((InjectionArguments) async throws -> AnyObject)?,
+        origin: ClosureIdentity, in extras: RegistrationExtras?
     ) -> RegistrationExtras {
-        RegistrationExtras(
-            parameterTypes: extras.parameterTypes, signature: extras.signature, form: extras.form, writeValue: nil,
-            makeAsync: makeAsync,
-            isMainActor: extras.isMainActor, declaredDependencies: extras.declaredDependencies, teardown: extras.teardown,
-            managedScope: extras.managedScope, originContext: extras.originContext
-        )
+        var parts = extras?.parts ?? Parts()
+        parts.make = make
+        parts.makeAsync = makeAsync
+        parts.writer = nil
+        parts.origin = origin
+        return RegistrationExtras(parts)
     }
 
     /// `extras` (or none) with what the record adds: how a scope tears an instance down
     /// (`.scoped` registrations of a type that asks for it), a `.managed` scope's provider,
-    /// and the declared factory's context when the record keeps it here (see `originContext`;
-    /// 0 for one whose extras have it already or that keeps its factory).
+    /// and, for a record that does not call a class factory, the factory `make` with its
+    /// identity `origin` unless the extras hold it already (a provider's extras do; a
+    /// decoration's placeholder or a class factory wrapped in a closure has none).
     static func adding(
-        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?, originContext: UInt,
-        to extras: RegistrationExtras?
+        teardown: TeardownWitness?, managedScope: (any ManagedDependencyScopeProviding)?,
+        make: CapturedClassFactory.Make?, origin: ClosureIdentity, to extras: RegistrationExtras?
     ) -> RegistrationExtras? {
-        let keepsContext = originContext != (extras?.originContext ?? 0)
-        guard teardown != nil || managedScope != nil || keepsContext else { return extras }
-        return copy(
-            of: extras, teardown: teardown, managedScope: managedScope, originContext: keepsContext ? originContext : nil)
-    }
-
-    /// `extras` (or empty extras) with the given parts replaced: extras are immutable, and
-    /// the provider and the record each add theirs after the fact.
-    private static func copy(
-        of extras: RegistrationExtras?, declaredDependencies: [DeclaredDependency]? = nil,
-        teardown: TeardownWitness? = nil, managedScope: (any ManagedDependencyScopeProviding)? = nil,
-        originContext: UInt? = nil
-    ) -> RegistrationExtras {
-        RegistrationExtras(
-            parameterTypes: extras?.parameterTypes ?? [], signature: extras?.signature ?? InjectionArguments.noParameters,
-            form: extras?.form, writeValue: extras?.writer, makeAsync: extras?.makeAsync, isMainActor: extras?.isMainActor ?? false,
-            declaredDependencies: declaredDependencies ?? extras?.declaredDependencies ?? [],
-            teardown: teardown ?? extras?.teardown, managedScope: managedScope ?? extras?.managedScope,
-            originContext: originContext ?? extras?.originContext ?? 0
-        )
+        let addsMake = make != nil && extras?.holdsMake != true
+        guard teardown != nil || managedScope != nil || addsMake else { return extras }
+        var parts = extras?.parts ?? Parts()
+        if let teardown { parts.teardown = teardown }
+        if let managedScope { parts.managedScope = managedScope }
+        if addsMake {
+            parts.make = make
+            parts.origin = origin
+        }
+        return RegistrationExtras(parts)
     }
 }
 

@@ -7,7 +7,7 @@
 final class RegistrationRecord: @unchecked Sendable {
     // Ordered so that the lifetime, the flags and the 32-bit hash fill the word the locator
     // ends in (its last byte tells its kind), and what few registrations need is in
-    // `extras`: with the 16-byte object header, 88 bytes make a 96-byte allocation. The
+    // `extras`: with the 16-byte object header, 72 bytes (an 80-byte chunk on glibc). The
     // scope is not stored: the lifetime tells it, but for a `.managed(by:)` provider, kept
     // in `extras`; the eagerness is a flag.
     let locator: DependencyLocator
@@ -19,18 +19,14 @@ final class RegistrationRecord: @unchecked Sendable {
     private let shortIdentityHash: Int32
     let producedType: TypeKey
     /// The factory the registration was declared with, when `Flags.callsClassFactory`: a
-    /// class's capturing factory kept as it is (`CapturedClassFactory`), which `make(_:)`
-    /// calls borrowed from this `let`. Otherwise only the factory's code address (see
-    /// `origin`), in a closure with no context that is never called: the two cases share
-    /// the words, so that neither makes the record larger.
-    private let declaredFactory: ClassFactory<AnyObject>
-    /// What `make(_:)` calls unless `Flags.callsClassFactory` (then a closure never
-    /// called). Held in a `let` of a final class, so that calling it borrows its context
-    /// instead of retaining it.
-    private let storedMake: CapturedClassFactory.Make
-    /// What a registration needs only when it takes parameters, produces a value, has an
-    /// asynchronous or main-actor factory, a `.managed(by:)` scope or a scope's teardown;
-    /// nil for most.
+    /// class's factory without parameters kept as it is (`CapturedClassFactory`), which
+    /// `make(_:)` calls borrowed from this `let`. Otherwise a function that is never called:
+    /// `extras` holds the closure `make(_:)` calls, and the factory's identity.
+    private let classFactory: ClassFactory<AnyObject>
+    /// What a registration needs only when it does not call a class factory (it takes
+    /// parameters, produces a value, has an asynchronous or main-actor factory, or is
+    /// decorated), or has a `.managed(by:)` scope, a scope's teardown or declared
+    /// dependencies; nil for most.
     private let extras: RegistrationExtras?
 
     private struct Flags: OptionSet {
@@ -49,12 +45,10 @@ final class RegistrationRecord: @unchecked Sendable {
         static let writesInlineValues = Flags(rawValue: 32)
         /// Its extras hold a teardown witness for `T` (see `ownTeardown`).
         static let hasOwnTeardown = Flags(rawValue: 64)
-        /// `declaredFactory` is a class's capturing factory, which `make(_:)` calls.
+        /// `classFactory` is the registration's factory, which `make(_:)` calls.
         static let callsClassFactory = Flags(rawValue: 128)
-        /// The declared factory's identity could not be read: `origin` is `unknown`.
-        static let originIsUnknown = Flags(rawValue: 256)
         /// Instantiated when its container is activated (see `eagerness`).
-        static let eager = Flags(rawValue: 512)
+        static let eager = Flags(rawValue: 256)
     }
 
     /// The record of a registration, made in the registering module (inlined there, so that
@@ -86,9 +80,9 @@ final class RegistrationRecord: @unchecked Sendable {
         if alwaysAware { flags.insert(.alwaysAware) }
         if !parameterTypes.isEmpty { flags.insert(.takesParameters) }
         if !storesObjects, MetadataKind.valuesAreExactly(producedType.type) { flags.insert(.boxesExactType) }
-        if !storesObjects, !alwaysAware, let writer = extras?.writer {
+        if !storesObjects, !alwaysAware, let extras, extras.hasValueWriter {
             flags.insert(.writesValues)
-            if writer.isStoredInline { flags.insert(.writesInlineValues) }
+            if extras.writesInlineValues { flags.insert(.writesInlineValues) }
         }
         // A conformance check costs a runtime lookup: only registrations whose instances a
         // scope may tear down pay it, once.
@@ -96,19 +90,16 @@ final class RegistrationRecord: @unchecked Sendable {
         if teardown != nil { flags.insert(.hasOwnTeardown) }
         if callsClassFactory {
             flags.insert(.callsClassFactory)
-            declaredFactory = CapturedClassFactory.factory(disguisedAs: make)
-            storedMake = CapturedClassFactory.neverCalled
+            classFactory = CapturedClassFactory.factory(disguisedAs: make)
         } else {
-            if originCode == 0 { flags.insert(.originIsUnknown) }
-            declaredFactory = CapturedClassFactory.identity(code: originCode)
-            storedMake = make
+            classFactory = CapturedClassFactory.notKept
         }
         self.flags = flags
         var managedScope: (any ManagedDependencyScopeProviding)?
         if case .managed(let provider) = scope, lifetime == .published { managedScope = provider }
         self.extras = RegistrationExtras.adding(
-            teardown: teardown, managedScope: managedScope, originContext: callsClassFactory ? 0 : originContext,
-            to: extras)
+            teardown: teardown, managedScope: managedScope, make: callsClassFactory ? nil : make,
+            origin: ClosureIdentity(code: originCode, context: originContext), to: extras)
     }
 
     /// When instances are made: when first injected, or when the container is activated.
@@ -170,15 +161,11 @@ final class RegistrationRecord: @unchecked Sendable {
     /// The factory closure's code address and context: tells a builder's re-run of the same
     /// line apart from a different factory registered under the same identity.
     ///
-    /// Read from the factory itself when the record keeps it; otherwise its code address is
-    /// in `declaredFactory` and its context, when it captures values, in `extras` (which a
-    /// factory that captures values and is not kept has for other reasons, but for a
-    /// decorated class or a fallback: see `RegistrationExtras.adding`).
+    /// Read from the factory itself when the record calls it; otherwise kept in `extras`
+    /// with the closure `make(_:)` calls.
     var origin: ClosureIdentity {
-        let declared = CapturedClassFactory.words(of: declaredFactory)
-        if flags.contains(.callsClassFactory) { return declared }
-        if flags.contains(.originIsUnknown) { return .unknown }
-        return ClosureIdentity(code: declared.code, context: extras?.originContext ?? 0)
+        if flags.contains(.callsClassFactory) { return CapturedClassFactory.words(of: classFactory) }
+        return extras.unsafelyUnwrapped.origin
     }
 
     /// What the factory is declared to inject (an autowired initializer's parameters taken
@@ -230,11 +217,12 @@ final class RegistrationRecord: @unchecked Sendable {
     /// caller has checked `accepts(_:)`.
     @inline(__always)
     func make(_ arguments: InjectionArguments) throws -> AnyObject {
-        if flags.contains(.callsClassFactory) { return try declaredFactory.call() }
-        return try storedMake(arguments)
+        if flags.contains(.callsClassFactory) { return try classFactory.call() }
+        // Unretained, as for `writeValue(into:)`: the call borrows the closure's context.
+        return try Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { try $0.make(arguments) }
     }
 
-    /// Whether `make(_:)` calls a class's capturing factory kept as it is.
+    /// Whether `make(_:)` calls a class's factory kept as it is.
     var callsClassFactory: Bool { flags.contains(.callsClassFactory) }
 
     /// `make(_:)` from asynchronous code: runs an asynchronous factory, or the synchronous one.
