@@ -34,7 +34,7 @@ import Musl
 /// known; otherwise providers wrap the factory in a closure, as they do for other factories.
 ///
 /// **Lifetime.** Nothing new is shared: the factory's context is owned by the provider's
-/// `make`, then by the record's `declaredFactory`, as the closure around it was, and released
+/// `make`, then by the record's `classFactory`, as the closure around it was, and released
 /// with the record.
 @usableFromInline
 enum CapturedClassFactory {
