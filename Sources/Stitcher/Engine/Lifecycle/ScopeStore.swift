@@ -245,11 +245,12 @@ final class ScopeStore: @unchecked Sendable {
     /// The position of the slot for `entry` and `key` (nil: no parameters); the caller
     /// holds the lock, or the scope is not shared (`lockIfShared()`).
     func position(of entry: IndexEntry, _ key: ArgumentKey?) -> Int? {
-        if let positions { return positions[SlotKey(entry: entry.serial, key: key)] }
+        let serial = entry.serial
+        if let positions { return positions[SlotKey(entry: serial, key: key)] }
         // Through the buffer: no slot is copied (and none of its references counted).
         return slots.withUnsafeBufferPointer { buffer in
             buffer.firstIndex { slot in
-                slot.entry == entry.serial && slot.key == key
+                slot.entry == serial && slot.key == key
             }
         }
     }
@@ -258,10 +259,11 @@ final class ScopeStore: @unchecked Sendable {
     /// shared (`lockIfShared()`).
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         if slots.capacity == 0 { slots.reserveCapacity(8) }
-        slots.append(Slot(entry: entry.serial, key: key, builder: builder))
+        let serial = entry.serial
+        slots.append(Slot(entry: serial, key: key, builder: builder))
         let index = slots.count - 1
         if positions != nil {
-            positions![SlotKey(entry: entry.serial, key: key)] = index
+            positions![SlotKey(entry: serial, key: key)] = index
         } else if slots.count > 16 {
             positions = Dictionary(
                 uniqueKeysWithValues: slots.indices.map {

@@ -97,9 +97,11 @@ final class IndexEntry: ManagedBuffer<IndexEntry.Identity, EntryWord.Storage> {
     /// A number no other entry of the process has, ever: what a dependency scope's slot
     /// names its entry by without holding it (an address can be reused once an entry is
     /// released; a count written by every build would be a line every core fights for).
-    /// Only a `.scoped` registration's entry has one: no other is kept in a scope's slots.
+    /// Only a `.scoped` registration's entry has one: no other is kept in a scope's slots
+    /// (checked in debug builds; read on every scoped lookup, so not in release ones).
+    @inline(__always)
     var serial: Int {
-        precondition(record.lifetime.needsOpenScope, "only an entry built in dependency scopes is numbered")
+        assert(withRecord(\.lifetime.needsOpenScope), "only an entry built in dependency scopes is numbered")
         return Int(bitPattern: word(Self.serialWord).load(ordering: .relaxed))
     }
 
