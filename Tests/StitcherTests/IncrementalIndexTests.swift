@@ -68,7 +68,9 @@ struct IncrementalIndexTests {
         let lateTypes: [any TypeRegistration] = [Of<UInt>(), Of<UInt8>(), Of<UInt16>(), Of<UInt32>(), Of<Double>(), Of<Float>()]
         let earlyNames = (0..<40).map { "early-\($0)" } + ["shared"]
         let lateNames = (0..<60).map { "late-\($0)" }
-        let early = records("early", types: earlyTypes, names: earlyNames).map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Key.self)) }
+        let early = records("early", types: earlyTypes, names: earlyNames).map {
+            IndexEntry.make(record: $0, owner: ObjectIdentifier(Key.self))
+        }
         // The second container: registrations of its own, others under the types, names and
         // value of the first's with an identity of their own (a type's overload of another
         // signature), and five with the identity of one of the first's, which replace it.
