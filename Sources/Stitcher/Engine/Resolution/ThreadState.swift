@@ -53,11 +53,11 @@ final class ThreadState {
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
     /// The identity of this thread's outermost resolution, made when first needed, when it
     /// is not this thread's spare chain (`usesSpareChain`; see `adopt(chain:)`).
-    @exclusivity(unchecked) private var heldChain: ResolutionChain?
+    @exclusivity(unchecked) var heldChain: ResolutionChain?
     /// Whether this thread's outermost resolution is identified by `spareChain`, which the
     /// state holds already: retaining it again for each outermost build (every instance a
     /// request scope builds) cost two atomic operations a build.
-    @exclusivity(unchecked) private var usesSpareChain = false
+    @exclusivity(unchecked) var usesSpareChain = false
     /// The scope the running task's binding names, read once by the resolution in progress
     /// (see `taskScopeDuringResolution(_:)`); unretained, as the binding holds it.
     @exclusivity(unchecked) private var resolutionTaskScope: Unmanaged<ScopeStore>?
@@ -71,10 +71,10 @@ final class ThreadState {
     let hazard = runtime.hazards.makeCell()
     /// The chain last handed out by `newChain()`, given again once nothing else holds it.
     /// Last: the fields every lookup reads keep their places (and cache lines).
-    @exclusivity(unchecked) private var spareChain = ResolutionChain()
+    @exclusivity(unchecked) var spareChain = ResolutionChain()
     /// The path last handed out by `newSharedPath(chain:_:)`, given again once nothing
     /// else holds it.
-    @exclusivity(unchecked) private var spareSharedPath: InheritedResolution?
+    @exclusivity(unchecked) var spareSharedPath: InheritedResolution?
     /// The storage of the slots of the last scope that ended on this thread, emptied, for
     /// the next scope it opens (see `ClosedScope.recycle()`): a request's scope would
     /// otherwise allocate it anew. Only this thread touches it.
@@ -83,11 +83,11 @@ final class ThreadState {
     /// holding it, for the next scope it opens (see `ScopeStore.keepForReuse(_:)`).
     @exclusivity(unchecked) private var spareScopeStore: ScopeStore?
     /// Numbers for the dependency scopes this thread opens (see `nextScopeNumber()`).
-    @exclusivity(unchecked) private var scopeNumbers = NumberBlock()
-    private static let scopeNumberBlocks = ManagedAtomic<Int>(0)
+    @exclusivity(unchecked) var scopeNumbers = NumberBlock()
+    static let scopeNumberBlocks = ManagedAtomic<Int>(0)
     /// Serial numbers for the index entries this thread makes (see `nextEntrySerial()`).
-    @exclusivity(unchecked) private var entrySerials = NumberBlock()
-    private static let entrySerialBlocks = ManagedAtomic<Int>(0)
+    @exclusivity(unchecked) var entrySerials = NumberBlock()
+    static let entrySerialBlocks = ManagedAtomic<Int>(0)
     /// How many graph changes on this thread are releasing what they replaced (see
     /// `GraphEngine.mutate`): a deinitializer they run that lets instances go must not wait
     /// for them.
@@ -225,58 +225,6 @@ final class ThreadState {
         return scope
     }
 
-    /// The chain of the current outermost resolution, made on first use.
-    var currentChain: ResolutionChain { unretainedCurrentChain.takeUnretainedValue() }
-
-    /// `currentChain` without counting a reference to it: the state holds it until the
-    /// resolution ends (see `adopt(chain:)`).
-    var unretainedCurrentChain: Unmanaged<ResolutionChain> {
-        if usesSpareChain { return .passUnretained(spareChain) }
-        if let heldChain { return .passUnretained(heldChain) }
-        let chain = unretainedNewChain()
-        usesSpareChain = true
-        noteResolutionKeeps()
-        return chain
-    }
-
-    /// Makes `chain` the identity of the outermost resolution starting on this thread (its
-    /// first frame is about to be pushed), until the resolution ends (`popFrame()`).
-    ///
-    /// **Reclamation rule.** The state holds the chain of its resolution in progress for
-    /// as long as it runs: its spare chain (`usesSpareChain`), which only
-    /// `renewSpareChain()` replaces, after moving one in use to `heldChain`; or any other
-    /// chain (inherited from a task) in `heldChain`. So a chain handed out unretained
-    /// (`unretainedCurrentChain`, a scope slot's builder) outlives the resolution's frames.
-    ///
-    /// The caller has raised `noteResolutionKeeps()` before unwrapping `chain`: a C call
-    /// between the unwrap and this test made the compiler count a reference to every
-    /// chain, and release it, around the test (two atomic operations an outermost build).
-    @inline(__always)
-    func adopt(chain: ResolutionChain) {
-        if chain === spareChain {
-            usesSpareChain = true
-        } else {
-            heldChain = chain
-        }
-    }
-
-    /// A path to share with child tasks for a new outermost build of `chain`, whose steps
-    /// `fill` writes: the one the previous build used when no task kept it (as every
-    /// request scope's builds find), or a new one.
-    func newSharedPath(chain: ResolutionChain, _ fill: (inout [InheritedResolution.Step]) -> Void) -> InheritedResolution {
-        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath {
-            path.reuse(chain: chain, fill)
-            return path
-        }
-        var steps: [InheritedResolution.Step] = []
-        // Room for the stored instances the build's factory builds in turn.
-        steps.reserveCapacity(8)
-        fill(&steps)
-        let path = InheritedResolution(steps: steps, chain: chain)
-        spareSharedPath = path
-        return path
-    }
-
     /// Takes the thread's spare scope store, if it has one.
     @inline(__always)
     func takeSpareScopeStore() -> ScopeStore? {
@@ -290,72 +238,4 @@ final class ThreadState {
     /// Makes `store` the thread's spare scope store, and gives `store` the one it replaces
     /// (nil, but after a nested scope kept its store): moved, not counted.
     func swapSpareScopeStore(_ store: inout ScopeStore?) { swap(&store, &spareScopeStore) }
-
-    /// A number no other dependency scope of the process has.
-    func nextScopeNumber() -> Int { scopeNumbers.next(from: Self.scopeNumberBlocks) }
-
-    /// A number no other index entry of the process has (see `IndexEntry.serial`).
-    func nextEntrySerial() -> Int { entrySerials.next(from: Self.entrySerialBlocks) }
-
-    /// `nextEntrySerial()` of the calling thread's state, read without retaining it (an
-    /// activation makes one entry per registration: ≈ 80 instructions each).
-    static func nextEntrySerial() -> Int {
-        guard let state = unretainedCurrent else { return current.nextEntrySerial() }
-        return state._withUnsafeGuaranteedRef { $0.nextEntrySerial() }
-    }
-
-    /// Numbers unique in the process, taken from a block of this thread's: one process-wide
-    /// count written by every request's scope would make the cores of a busy server take
-    /// turns at its cache line.
-    struct NumberBlock {
-        private var numbers = 0..<0
-
-        /// The next number; `count` (the process-wide one) is read only when the block is
-        /// used up: passing it each time would retain and release it.
-        mutating func next(from count: @autoclosure () -> ManagedAtomic<Int>) -> Int {
-            if numbers.isEmpty {
-                let blockSize = 256
-                let end = count().wrappingIncrementThenLoad(by: blockSize, ordering: .relaxed)
-                numbers = (end - blockSize + 1)..<(end + 1)
-            }
-            return numbers.popFirst()!
-        }
-    }
-
-    /// An identity for a new outermost resolution. A chain only tells apart resolutions in
-    /// progress at the same time: once no build, wait or path holds the previous one, it is
-    /// given again instead of allocating one for every outermost build (as every request
-    /// scope does for each of its instances).
-    @inline(__always)
-    func newChain() -> ResolutionChain { unretainedNewChain().takeUnretainedValue() }
-
-    /// `newChain()` without counting a reference to it: the state holds it as its spare
-    /// chain until an outermost resolution that starts on this thread after the caller's
-    /// ends asks for one, and finds it held by something else.
-    @inline(__always)
-    func unretainedNewChain() -> Unmanaged<ResolutionChain> {
-        if !isKnownUniquelyReferenced(&spareChain) { renewSpareChain() }
-        return .passUnretained(spareChain)
-    }
-
-    /// Makes the spare chain one that nothing else holds: the previous one again when only
-    /// the spare path still holds it (a path keeps the chain of its last build until it is
-    /// reused), a new one otherwise.
-    @inline(never)
-    private func renewSpareChain() {
-        // `holds`, not `path.chain ===`: a path that let go of its chain at an earlier
-        // renewal has none, and the spare chain may be held elsewhere again since.
-        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath, path.holds(spareChain) {
-            path.releaseChain()
-            if isKnownUniquelyReferenced(&spareChain) { return }
-        }
-        // A new outermost resolution starts only once the previous one ended, which forgets
-        // its chain; were the spare one still in use, it stays held (see `adopt(chain:)`).
-        assert(!usesSpareChain, "a new chain is made only between outermost resolutions")
-        if usesSpareChain {
-            heldChain = spareChain
-            usesSpareChain = false
-        }
-        spareChain = ResolutionChain()
-    }
 }
