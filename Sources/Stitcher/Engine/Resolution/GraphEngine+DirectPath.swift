@@ -232,10 +232,9 @@ extension GraphEngine {
         _ entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer, as id: ObjectIdentifier
     ) throws -> Bool {
         guard !mayBeObserved else { return false }
-        let produced = entry.withRecord(\.producedType.id)
+        let (produced, writesInline) = entry.withRecord { ($0.producedType.id, $0.writesInlineValues) }
         if produced != id {
-            guard entry.withRecord(\.writesInlineValues),
-                ExistentialTemplates.presentValue(of: produced, as: id, into: destination)
+            guard writesInline, ExistentialTemplates.presentValue(of: produced, as: id, into: destination)
             else { return false }
         }
         // As for a boxed transient, the frame keeps the snapshot, and so the entry, alive.

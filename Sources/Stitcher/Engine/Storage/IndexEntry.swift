@@ -143,8 +143,13 @@ final class IndexEntry: ManagedBuffer<IndexEntry.Identity, EntryWord.Storage> {
     /// Where a published word is, for `HazardCell` (which reads it in C).
     @inline(__always)
     private func address(ofWord index: Int) -> UnsafeMutableRawPointer {
-        // The elements live as long as the entry, which the caller holds.
-        UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 + index })
+        UnsafeMutableRawPointer(element(index))
+    }
+
+    /// Where word `index` is: the elements live as long as the entry, which the caller holds.
+    @inline(__always)
+    private func element(_ index: Int) -> UnsafeMutablePointer<Word.Storage> {
+        withUnsafeMutablePointerToElements { $0 + index }
     }
 
     /// Whether this entry and `other` stand for the same registration of the same container.
@@ -168,7 +173,7 @@ final class IndexEntry: ManagedBuffer<IndexEntry.Identity, EntryWord.Storage> {
 
     @inline(__always)
     private func word(_ index: Int) -> Word {
-        Word(at: withUnsafeMutablePointerToElements { $0 + index })
+        Word(at: element(index))
     }
 
     /// The retained singleton or managed instance, set once. (The words are internal for
