@@ -85,4 +85,18 @@ struct FootprintTests {
         }
         #expect(released == nil, "the retired entry released its published instance")
     }
+
+    /// A name costs its index about five bytes: a four-byte row (the entry's position, not
+    /// its address) in a table filled to between 3/8 and 7/8.
+    @Test func aNameCostsTheIndexAFourByteRow() {
+        let entries = (0..<100_000).map { index in
+            IndexEntry.make(
+                record: RegistrationRecord(Dependency { Counted(value: index) }.named("name-\(index)")),
+                owner: ObjectIdentifier(Counted.self))
+        }
+        let index = IndexSnapshot(generation: 1, entries: entries, indexed: true, capacity: entries.count)
+        #expect(index.nameTableBytes == 131_072 * 4, "5.2 bytes a name at 100,000 names")
+        #expect(index.entries(named: "name-99999")?.single === entries[99_999])
+        #expect(index.directLookup(named: "name-5", as: ObjectIdentifier(Counted.self)).entry?.takeUnretainedValue() === entries[5])
+    }
 }

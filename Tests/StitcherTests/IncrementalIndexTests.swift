@@ -106,6 +106,31 @@ struct IncrementalIndexTests {
         #expect(added.entries(named: "early-3")?.count == 2, "a name's registrations with different parameters are listed")
     }
 
+    /// 4,090 registrations number their name rows in 16 bits; 100 more need 17, so the
+    /// extended index's name table widens its rows (shortening its tags) while it replaces
+    /// five names and moves every later row up.
+    @Test func addingPastWhatTheNameRowsNumberedGivesTheIndexBuiltAnew() throws {
+        let earlyNames = (0..<4_090).map { "early-\($0)" }
+        let lateNames = (0..<95).map { "late-\($0)" } + (100..<105).map { "early-\($0)" }
+        let early = earlyNames.map { name in
+            IndexEntry.make(record: RegistrationRecord(Dependency { Box<Widget>("early") }.named(name)), owner: ObjectIdentifier(Key.self))
+        }
+        let late = lateNames.map { name in
+            IndexEntry.make(
+                record: RegistrationRecord(Dependency { Box<Widget>("late") }.named(name)), owner: ObjectIdentifier(Widget.self))
+        }
+        let before = IndexSnapshot(generation: 1, entries: early, indexed: true, capacity: early.count)
+        let added = try #require(before.adding(late, generation: 2))
+        let kept = early.filter { entry in !late.contains { $0.record.identity == entry.record.identity } }
+        #expect(kept.count == early.count - 5)
+        let anew = IndexSnapshot(generation: 2, entries: kept + late, indexed: true, capacity: kept.count + late.count)
+        let names = earlyNames + lateNames + ["missing"]
+        #expect(added.entries.map(ObjectIdentifier.init) == anew.entries.map(ObjectIdentifier.init))
+        #expect(answers(of: added, types: [], names: names) == answers(of: anew, types: [], names: names))
+        #expect(added.entries(named: "early-102")?.single === late[97], "a replaced name answers with the added registration")
+        #expect(added.entries(named: "early-4089")?.single === early[4_089], "a row that moved up")
+    }
+
     @Test func aTypeWhoseEveryRegistrationIsReplacedLeavesTheTable() throws {
         let early = [RegistrationRecord(Dependency { Box<Int>("early") }.conforms(to: (any Service).self))]
             .map { IndexEntry.make(record: $0, owner: ObjectIdentifier(Key.self)) }

@@ -6,23 +6,22 @@ final class IndexSnapshot: @unchecked Sendable {
     let generation: Int
     let entries: [IndexEntry]
     private let byType: TypeTable
-    /// For each name, one word (its row): when one registration has the name, the
-    /// `DirectLookup` bits for a request of the type it produces, with the entry's address
-    /// even when the lookup is not direct; when several have it, `sharedNameFlag` and the
-    /// position of their list in `sharedNameLists`, shifted by four. Entries are held
-    /// unretained: `entries` keeps them alive.
+    /// For each name, its row (`NameRow`): the position in `entries` of its only
+    /// registration, or in `sharedNameLists` of the list of its several.
     private let byName: NameTable
     private let sharedNameLists: [EntryList]
-    static let sharedNameFlag: UInt = 0b1000
     private let byValue: [AnyHashable: EntryList]
     private let isIndexed: Bool
     /// The decorations applied to `entries`, nil when none is (`GraphEngine+Decorations`).
     let decorations: IndexDecorations?
 
+    /// The index of `entries`; with `indexed` false (or more registrations than name rows
+    /// can number, `NameRow.numberablePositions`), lookups scan them instead.
     convenience init(generation: Int, entries: [IndexEntry], indexed: Bool, capacity: Int, decorations: IndexDecorations? = nil) {
-        var tables = IndexTables(capacity: indexed ? capacity : 0)
+        let indexed = indexed && entries.count <= NameRow.numberablePositions
+        var tables = IndexTables(entries: entries, capacity: indexed ? capacity : 0)
         if indexed {
-            for entry in entries { tables.add(entry, hiding: decorations) }
+            for (position, entry) in entries.enumerated() { tables.add(entry, at: position, hiding: decorations) }
         }
         self.init(generation: generation, entries: entries, indexed: indexed, tables: tables, decorations: decorations)
     }
@@ -45,15 +44,18 @@ final class IndexSnapshot: @unchecked Sendable {
     /// after the others, equal to the index built anew from all their entries. A
     /// registration of `added` with the identity of one here replaces it, as the later
     /// container's does. Nil when this index is not indexed or has decorations (the caller
-    /// builds the index anew).
+    /// builds the index anew), or when name rows could not number all the registrations.
     ///
     /// - Parameter added: registrations of distinct identities (one container's).
     func adding(_ added: [IndexEntry], generation: Int) -> IndexSnapshot? {
-        guard isIndexed, decorations == nil else { return nil }
-        var tables = IndexTables(extending: byType, byName, sharedNameLists, byValue, adding: added.count)
-        for entry in added { tables.add(entry, hiding: nil, replacingItsIdentity: true) }
-        let kept = tables.removeHidden().map { hidden in entries.filter { !hidden.contains($0) } } ?? entries
-        return IndexSnapshot(generation: generation, entries: kept + added, indexed: true, tables: tables, decorations: nil)
+        guard isIndexed, decorations == nil, entries.count + added.count <= NameRow.numberablePositions else { return nil }
+        var tables = IndexTables(
+            extending: byType, byName, sharedNameLists, byValue, entries: ExtendedEntries(own: entries, added: added))
+        for (offset, entry) in added.enumerated() {
+            tables.add(entry, at: entries.count + offset, hiding: nil, replacingItsIdentity: true)
+        }
+        let indexed = tables.removeHidden()
+        return IndexSnapshot(generation: generation, entries: indexed, indexed: true, tables: tables, decorations: nil)
     }
 
     static let empty = IndexSnapshot(generation: 0, entries: [], indexed: true, capacity: 0)
@@ -87,49 +89,27 @@ final class IndexSnapshot: @unchecked Sendable {
     /// The direct lookup of `name`, for a request of the type with identity `id`.
     @inline(__always)
     func directLookup(named name: String, as id: ObjectIdentifier) -> DirectLookup {
-        guard isIndexed, let row = row(named: name) else { return .none }
-        let lookup = DirectLookup(bits: row)
-        guard lookup.bits & Self.sharedNameFlag == 0, lookup.kind != .none,
-            lookup.entry!._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
+        guard isIndexed, let row = row(named: name), let lookup = row.directLookup(in: entries),
+            lookup.entry.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.record.producedType.id == id })
         else { return .none }
         return lookup
     }
 
-    /// The only entry of a name's row.
-    static func entry(inRow row: UInt) -> IndexEntry {
-        Unmanaged<IndexEntry>.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!).takeUnretainedValue()
-    }
-
-    /// The first entry of a name's row, unretained.
-    @inline(__always)
-    private static func firstEntry(inRow row: UInt, _ lists: [EntryList]) -> Unmanaged<IndexEntry> {
-        if row & sharedNameFlag != 0 { return Unmanaged.passUnretained(lists[Int(row >> 4)].first) }
-        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: row & ~0b1111)!)
-    }
-
-    /// `NameTable.hash(of:)` the name of a row, from its first registration's identity hash.
-    static func nameHash(inRow row: UInt, _ lists: [EntryList]) -> Int {
-        NameTable.hash(short: firstEntry(inRow: row, lists)._withUnsafeGuaranteedRef { Int32(truncatingIfNeeded: $0.record.identityHash) })
-    }
-
-    /// Whether `row`'s name is `name`, read from its first registration without copying it.
-    @inline(__always)
-    static func row(_ row: UInt, isNamed name: String, _ lists: [EntryList]) -> Bool {
-        firstEntry(inRow: row, lists)._withUnsafeGuaranteedRef { $0.record.locator.isLocatedBy(name: name) }
-    }
-
     /// The row of `name` (see `byName`).
     @inline(__always)
-    private func row(named name: String) -> UInt? {
-        byName.row(named: name) { Self.row($0, isNamed: name, sharedNameLists) }
+    private func row(named name: String) -> NameRow? {
+        byName.row(named: name) { NameRow(rawValue: $0).isNamed(name, in: entries, sharedNameLists) }.map(NameRow.init(rawValue:))
     }
+
+    /// The bytes of the name table's buckets (for `FootprintTests`).
+    var nameTableBytes: Int { byName.bucketBytes }
 
     /// The registrations under a name, in order.
     @inline(__always)
     func entries(named name: String) -> EntryList? {
         guard isIndexed else { return scan(for: .name(name)) }
         return row(named: name).map { row in
-            row & Self.sharedNameFlag != 0 ? sharedNameLists[Int(row >> 4)] : EntryList(Self.entry(inRow: row))
+            row.isShared ? sharedNameLists[row.position] : EntryList(row.only(in: entries).takeUnretainedValue())
         }
     }
 

@@ -1,16 +1,16 @@
 /// An open-addressing hash table of registration names, whose buckets hold the index's
-/// row for each name.
+/// row for each name: a 32-bit number (`NameRow`) that the index turns into its entries.
 ///
 /// A `[String: UInt]` would do, but Swift dictionaries keep their load under 3/4 by
 /// doubling, so 100,000 names land in 262,144 buckets of 24 bytes: about 63 bytes per name.
-/// Here a bucket is one word, the row itself, and the table fills up to 7/8: about 10
+/// Here a bucket is four bytes, the row itself, and the table fills up to 7/8: about 5
 /// bytes per name, and a lookup reads the row from the bucket it probes. The names are not
 /// copied: the caller tells a row's name (the index reads it from the registration).
 ///
-/// A row is a nonzero word whose top 16 bits are free (an address plus flags); the table
-/// puts a tag of the name's hash there, which rejects almost every other name without
-/// reading it. Should a row ever use those bits (tagged pointers), the table drops its tags
-/// and compares names instead.
+/// A row uses the low `rowBits` bits of its bucket, as few as the largest row needs; the
+/// table puts a tag of the name's hash in the bits above, which rejects almost every other
+/// name without reading it. A row that needs more bits makes the table rebuild itself with
+/// shorter tags (with none, at 32 bits, it compares names instead).
 ///
 /// A name is filed under `hash(of:)`: 32 bits of its `String.hashValue` (seeded per process,
 /// so names chosen by an adversary cannot force collisions), spread over a word. A named
@@ -19,34 +19,52 @@
 ///
 /// ```swift
 /// var table = NameTable(capacity: 2)
-/// var names: [UInt: String] = [:]
+/// var names: [UInt32: String] = [:]
 /// if table.insert(1, named: "db", nameOf: { names[$0]! }) == nil { names[1] = "db" }
 /// table.row(named: "db") { names[$0] == "db" }  // 1
 /// ```
 struct NameTable: Sendable {
-    /// Empty (0), or a row with its name's tag in `tagMask` when `isTagged`.
-    private var buckets: [UInt]
+    /// Empty (0), or a row in the low `rowBits` bits and its name's tag in the others.
+    private var buckets: [UInt32]
     /// How many names the table holds.
     private(set) var count = 0
     private let mask: Int
-    /// Whether every row leaves the tag bits free, so that buckets carry tags.
-    private(set) var isTagged = true
+    /// The low bits of a bucket, which hold its row; the bits above hold the tag. Kept, not
+    /// derived from a width, so that a probe computes nothing from it.
+    private var rowMask: UInt32
+
+    /// How many low bits of a bucket hold its row.
+    var rowBits: Int { rowMask.nonzeroBitCount }
+
+    /// The bytes the buckets take (what the table costs, but for its array's header).
+    var bucketBytes: Int { buckets.count * MemoryLayout<UInt32>.stride }
 
     static let empty = NameTable(capacity: 0)
 
-    /// A table sized for `capacity` names; it grows if more are inserted.
-    init(capacity: Int) {
+    /// A table sized for `capacity` names, whose rows are at most `largestRow`; it grows if
+    /// more names or larger rows are inserted.
+    init(capacity: Int, largestRow: UInt32 = 0xFFFF) {
         let size = OpenAddressing.bucketCount(for: capacity)
-        buckets = [UInt](repeating: 0, count: size)
+        buckets = [UInt32](repeating: 0, count: size)
         mask = size - 1
+        rowMask = Self.mask(bits: Self.bitsHolding(largestRow))
     }
 
-    /// The same rows in a table of `size` buckets, tagged when `tagged`.
-    private func rebuilt(size: Int, tagged: Bool, hashOf: (UInt) -> Int) -> NameTable {
+    /// The mask of the low `bits` bits of a bucket.
+    private static func mask(bits: Int) -> UInt32 { bits >= UInt32.bitWidth ? ~0 : (1 << UInt32(bits)) - 1 }
+
+    /// The bits a row up to `row` needs: at least 16, so that small tables do not rebuild
+    /// for every power of two their rows cross.
+    private static func bitsHolding(_ row: UInt32) -> Int {
+        max(16, UInt32.bitWidth - row.leadingZeroBitCount)
+    }
+
+    /// The same rows in a table of `size` buckets, each row in `rowBits` bits.
+    private func rebuilt(size: Int, rowBits: Int, hashOf: (UInt32) -> Int) -> NameTable {
         var table = NameTable(capacity: size * 7 / 8)
-        table.isTagged = tagged
+        table.rowMask = Self.mask(bits: rowBits)
         for bucket in buckets where bucket != 0 {
-            let row = isTagged ? bucket & ~Self.tagMask : bucket
+            let row = bucket & rowMask
             table.place(row, hash: hashOf(row))
         }
         table.count = count
@@ -54,10 +72,10 @@ struct NameTable: Sendable {
     }
 
     /// Puts a row whose name has `hash` in the first free bucket of its probe sequence.
-    private mutating func place(_ row: UInt, hash: Int) {
+    private mutating func place(_ row: UInt32, hash: Int) {
         var index = hash & mask
         while buckets[index] != 0 { index = OpenAddressing.next(after: index, mask: mask) }
-        buckets[index] = isTagged ? Self.tag(hash) | row : row
+        buckets[index] = tag(hash) | row
     }
 
     /// The hash `name` is filed under: the low 32 bits of its `hashValue` (a named
@@ -80,8 +98,8 @@ struct NameTable: Sendable {
     ///   - replacement: given the row the table has for `name`, the row to put in its place
     ///     (nonzero), or nil to keep it; the name is hashed and probed once for both.
     mutating func insert(
-        _ row: UInt, named name: String, nameOf: (UInt) -> String, replacing replacement: (UInt) -> UInt? = { _ in nil }
-    ) -> UInt? {
+        _ row: UInt32, named name: String, nameOf: (UInt32) -> String, replacing replacement: (UInt32) -> UInt32? = { _ in nil }
+    ) -> UInt32? {
         insert(
             row, hash: Self.hash(of: name), hashOf: { Self.hash(of: nameOf($0)) }, isNamed: { nameOf($0) == name },
             replacing: replacement)
@@ -93,38 +111,69 @@ struct NameTable: Sendable {
     ///   - hashOf: `hash(of:)` the name of one of the rows already added.
     ///   - isNamed: whether a row's name is the one inserted.
     mutating func insert(
-        _ row: UInt, hash: Int, hashOf: (UInt) -> Int, isNamed: (UInt) -> Bool, replacing replacement: (UInt) -> UInt?
-    ) -> UInt? {
+        _ row: UInt32, hash: Int, hashOf: (UInt32) -> Int, isNamed: (UInt32) -> Bool, replacing replacement: (UInt32) -> UInt32?
+    ) -> UInt32? {
         precondition(row != 0, "a row is never zero: zero marks an empty bucket")
-        if let found = probe(hash, isNamed: isNamed) {
-            let existing = buckets[found] & rowMask
+        if let (found, bucket) = probe(hash, isNamed: isNamed) {
+            let existing = bucket & rowMask
             guard let replacing = replacement(existing) else { return existing }
             precondition(replacing != 0, "a row is never zero: zero marks an empty bucket")
-            if isTagged && replacing & Self.tagMask != 0 {
-                // Untagged first (rare: a row using the tag bits), then found again.
-                self = rebuilt(size: buckets.count, tagged: false, hashOf: hashOf)
-                buckets[probe(hash, isNamed: isNamed)!] = replacing
-            } else {
-                buckets[found] = buckets[found] & ~rowMask | replacing
-            }
+            // Shorter tags first when the row needs more bits (rare: rows outgrew what the caller
+            // reserved); no bucket moves.
+            if replacing & ~rowMask != 0 { widenRows(to: Self.bitsHolding(replacing)) }
+            buckets[found] = tag(hash) | replacing
             return existing
         }
-        if isTagged && row & Self.tagMask != 0 {
-            self = rebuilt(size: buckets.count, tagged: false, hashOf: hashOf)
-        }
+        if row & ~rowMask != 0 { widenRows(to: Self.bitsHolding(row)) }
         if OpenAddressing.isFull(count: count + 1, buckets: buckets.count) {
-            self = rebuilt(size: buckets.count * 2, tagged: isTagged, hashOf: hashOf)
+            self = rebuilt(size: buckets.count * 2, rowBits: rowBits, hashOf: hashOf)
         }
         place(row, hash: hash)
         count += 1
         return nil
     }
 
-    /// Makes room for `capacity` names at once when the next insertion would grow the
-    /// table: one rebuild instead of a doubling per power of two.
-    mutating func reserveCapacityBeforeGrowing(_ capacity: Int, hashOf: (UInt) -> Int) {
-        guard OpenAddressing.isFull(count: count + 1, buckets: buckets.count) else { return }
-        self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), tagged: isTagged, hashOf: hashOf)
+    /// Makes room at once for `capacity` names and rows up to `largestRow`, when the table
+    /// would otherwise grow on the way: one rebuild, when the next insertion needs one,
+    /// instead of one per power of two and one for wider rows.
+    mutating func reserve(_ capacity: Int, rowsUpTo largestRow: UInt32, hashOf: (UInt32) -> Int) {
+        let bits = max(rowBits, Self.bitsHolding(largestRow))
+        if OpenAddressing.isFull(count: count + 1, buckets: buckets.count) {
+            self = rebuilt(size: OpenAddressing.bucketCount(for: max(capacity, count + 1)), rowBits: bits, hashOf: hashOf)
+        } else if bits != rowBits {
+            widenRows(to: bits)
+        }
+    }
+
+    /// Gives rows `bits` bits (more than they have), in place: a tag is the hash's top bits
+    /// above the row, so each bucket's shorter tag is its tag less the bits the row takes,
+    /// and no name is hashed again. One pass over the buckets, in order.
+    private mutating func widenRows(to bits: Int) {
+        let (old, new) = (rowMask, Self.mask(bits: bits))
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            for index in buckets.indices { buckets[index] = buckets[index] & ~new | buckets[index] & old }
+        }
+        rowMask = new
+    }
+
+    /// Whether inserting one more row, up to `largestRow`, would rebuild the table or widen
+    /// its rows.
+    @inline(__always)
+    func needsRebuild(forRowUpTo largestRow: UInt32) -> Bool {
+        OpenAddressing.isFull(count: count + 1, buckets: buckets.count) || largestRow & ~rowMask != 0
+    }
+
+    /// Rewrites every row through `renumbered` (nonzero rows, up to those the table holds),
+    /// keeping each in its bucket: for an index whose registrations moved.
+    mutating func renumber(_ renumbered: (UInt32) -> UInt32) {
+        let rowMask = rowMask
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            for index in buckets.indices where buckets[index] != 0 {
+                let row = renumbered(buckets[index] & rowMask)
+                assert(row != 0 && row & ~rowMask == 0, "a renumbered row fits where its row was")
+                buckets[index] = buckets[index] & ~rowMask | row
+            }
+        }
     }
 
     /// The row of `name`, or nil when the table has none.
@@ -132,34 +181,29 @@ struct NameTable: Sendable {
     /// - Parameter isNamed: whether a row's name is `name`; asked only of rows whose hash
     ///   tag matches.
     @inline(__always)
-    func row(named name: String, isNamed: (UInt) -> Bool) -> UInt? {
-        probe(Self.hash(of: name), isNamed: isNamed).map { buckets[$0] & rowMask }
+    func row(named name: String, isNamed: (UInt32) -> Bool) -> UInt32? {
+        probe(Self.hash(of: name), isNamed: isNamed).map { $0.bucket & rowMask }
     }
 
-    /// The index of the bucket holding the row of the name with `hash` (see `hash(of:)`).
+    /// The bucket holding the row of the name with `hash` (see `hash(of:)`), and its index.
     @inline(__always)
-    private func probe(_ hash: Int, isNamed: (UInt) -> Bool) -> Int? {
-        let tag = isTagged ? Self.tag(hash) : 0
-        let tagMask = isTagged ? Self.tagMask : 0
+    private func probe(_ hash: Int, isNamed: (UInt32) -> Bool) -> (index: Int, bucket: UInt32)? {
+        let tag = tag(hash)
+        let rowMask = rowMask
         var index = hash & mask
         return buckets.withUnsafeBufferPointer { buckets in
             while true {
                 let bucket = buckets[index]
                 if bucket == 0 { return nil }
-                if bucket & tagMask == tag && isNamed(bucket & ~tagMask) { return index }
+                if bucket & ~rowMask == tag && isNamed(bucket & rowMask) { return (index, bucket) }
                 index = OpenAddressing.next(after: index, mask: mask)
             }
         }
     }
 
-    /// The bits of a bucket that hold its row.
-    private var rowMask: UInt { isTagged ? ~Self.tagMask : ~0 }
-
-    /// The top 16 bits; none on a 32-bit platform, where rows use every bit.
-    private static let tagMask = UInt(truncatingIfNeeded: 0xFFFF_0000_0000_0000 as UInt64)
-
+    /// The tag of a name with `hash`: the hash's top bits, where the bucket's row leaves room.
     @inline(__always)
-    private static func tag(_ hash: Int) -> UInt {
-        UInt(truncatingIfNeeded: hash) & tagMask
+    private func tag(_ hash: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> UInt(UInt.bitWidth - UInt32.bitWidth)) & ~rowMask
     }
 }
