@@ -158,12 +158,23 @@ enum ExistentialTemplates {
     /// into `destination` (memory for one), but for its inline buffer, where the caller then
     /// writes the value; false, writing nothing, when no verified template is kept. The
     /// caller has checked that the runtime stores such values inline (`ValueLayout`).
+    ///
+    /// Inlined into its one caller, the transient value's direct path.
+    @inline(__always)
     static func presentValue(of type: ObjectIdentifier, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer) -> Bool {
         guard let template = template(id, type: type), isVerified(template),
             template.load(fromByteOffset: 4 * MemoryLayout<UInt>.stride, as: Int.self) == valueBufferSize
         else { return false }
         let size = template.load(fromByteOffset: 2 * MemoryLayout<UInt>.stride, as: Int.self)
-        (destination + valueBufferSize).copyMemory(from: template + headerSize + valueBufferSize, byteCount: size - valueBufferSize)
+        let (source, target) = (template + headerSize + valueBufferSize, destination + valueBufferSize)
+        if size == valueBufferSize + 2 * MemoryLayout<UInt>.stride {
+            // A protocol's existential: the value's type and one witness table, two words
+            // stored here rather than by a call to `memcpy`.
+            target.storeBytes(of: source.load(as: UInt.self), as: UInt.self)
+            (target + MemoryLayout<UInt>.stride).storeBytes(of: source.load(fromByteOffset: MemoryLayout<UInt>.stride, as: UInt.self), as: UInt.self)
+        } else {
+            target.copyMemory(from: source, byteCount: size - valueBufferSize)
+        }
         return true
     }
 
