@@ -170,8 +170,9 @@ enum ExistentialTemplates {
         if size == valueBufferSize + 2 * MemoryLayout<UInt>.stride {
             // A protocol's existential: the value's type and one witness table, two words
             // stored here rather than by a call to `memcpy`.
+            let word = MemoryLayout<UInt>.stride
             target.storeBytes(of: source.load(as: UInt.self), as: UInt.self)
-            (target + MemoryLayout<UInt>.stride).storeBytes(of: source.load(fromByteOffset: MemoryLayout<UInt>.stride, as: UInt.self), as: UInt.self)
+            target.storeBytes(of: source.load(fromByteOffset: word, as: UInt.self), toByteOffset: word, as: UInt.self)
         } else {
             target.copyMemory(from: source, byteCount: size - valueBufferSize)
         }
