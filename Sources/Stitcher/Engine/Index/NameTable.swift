@@ -9,8 +9,8 @@
 ///
 /// A row uses the low `rowBits` bits of its bucket, as few as the largest row needs; the
 /// table puts a tag of the name's hash in the bits above, which rejects almost every other
-/// name without reading it. A row that needs more bits makes the table rebuild itself with
-/// shorter tags (with none, at 32 bits, it compares names instead).
+/// name without reading it. A row that needs more bits shortens every tag in place
+/// (`widenRows(to:)`); with no tag left, at 32 bits, the table compares names instead.
 ///
 /// A name is filed under `hash(of:)`: 32 bits of its `String.hashValue` (seeded per process,
 /// so names chosen by an adversary cannot force collisions), spread over a word. A named
