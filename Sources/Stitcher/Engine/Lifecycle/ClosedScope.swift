@@ -1,13 +1,14 @@
-/// What a scope kept when it ended: its instances, released with this value, and the
-/// teardowns to run first, newest first (walked through the slots, with no array of their
-/// own).
+/// What a scope kept when it ended: its instances, released by `recycle()` (or with the
+/// slots, when no copy of this value holds them any more), and the teardowns to run first,
+/// newest first (walked through the slots, with no array of their own).
 struct ClosedScope: Sequence {
-    private var slots: [ScopeStore.Slot]
+    /// Nil when the scope claimed no slot.
+    private var slots: ScopeSlots?
     private let newestTeardown: Int
     /// How many instances the scope built.
     let instanceCount: Int
 
-    init(slots: [ScopeStore.Slot], newestTeardown: Int, instanceCount: Int) {
+    init(slots: ScopeSlots?, newestTeardown: Int, instanceCount: Int) {
         self.slots = slots
         self.newestTeardown = newestTeardown
         self.instanceCount = instanceCount
@@ -41,44 +42,20 @@ struct ClosedScope: Sequence {
     ///
     /// **Reclamation rule.** The closed scope's slots hold the instance and the registration
     /// (and the witness, or the registration holds it) until `recycle()`, which the scope's
-    /// owner calls after the walk, on the same thread or task. The slots were moved out of
-    /// the scope's store when it ended (`ScopeStore.close()`), so no teardown, nor anything
-    /// else, can reach them to let one go meanwhile.
+    /// owner calls after the walk, on the same thread or task (see `ScopeSlots`). The slots
+    /// were moved out of the scope's store when it ended (`ScopeStore.close()`), so no
+    /// teardown, nor anything else, can reach them to let one go meanwhile. A walk after
+    /// `recycle()` finds no slot: positions past the slots' count are not read.
     func forEachTeardown(_ body: (UnretainedTeardown) -> Void) {
         var position = newestTeardown
         while position >= 0 { position = teardown(after: position, body) }
-    }
-
-    @inline(__always)
-    private func unretained<T: AnyObject>(_ object: T?) -> Unmanaged<T>? {
-        guard let object else { return nil }
-        return .passUnretained(object)
     }
 
     /// Calls `body` with the teardown of the slot at `position` or the next older one that
     /// has one, and returns the position after it (-1: none left).
     @inline(__always)
     private func teardown(after position: Int, _ body: (UnretainedTeardown) -> Void) -> Int {
-        slots.withUnsafeBufferPointer { slots in
-            var current = position
-            while current >= 0 {
-                // Field by field through the buffer: a copy of the slot would count
-                // references to all of its fields.
-                let slot = slots.baseAddress.unsafelyUnwrapped + current
-                current = slot.pointee.olderTeardown
-                if let instance = unretained(slot.pointee.instance), let record = unretained(slot.pointee.teardownRecord) {
-                    // The slot's own witness, else the registration's, each read uncounted:
-                    // `witness(keptAs:)` with the slot's would return an owned witness, counted
-                    // and released around every teardown.
-                    let witness =
-                        unretained(slot.pointee.teardownWitness)
-                        ?? record._withUnsafeGuaranteedRef { unretained($0.witness(keptAs: nil)).unsafelyUnwrapped }
-                    body((instance, record, witness))
-                    return current
-                }
-            }
-            return -1
-        }
+        slots?.teardown(after: position, body) ?? -1
     }
 
     /// Runs the teardowns synchronously, newest first (see `ScopeTeardown.runSynchronously`),
@@ -91,12 +68,17 @@ struct ClosedScope: Sequence {
     /// Releases the instances (after their teardowns) and keeps the slots' storage for the
     /// next scope the calling thread opens (see `ThreadState.spareScopeSlots`).
     mutating func recycle() {
-        var spare: [ScopeStore.Slot] = []
-        swap(&spare, &slots)
-        spare.removeAll(keepingCapacity: true)
-        // A large one is let go: most scopes serve a handful of registrations.
-        guard spare.capacity <= 32 else { return }
-        ThreadState.currentUnretained._withUnsafeGuaranteedRef { $0.spareScopeSlots = spare }
+        slots?.removeAll()
+        // A large one is let go: most scopes serve a handful of registrations. So is one a
+        // copy of this value still names (a teardown sequence in flight): it must not
+        // serve another scope while that copy can read it.
+        guard let room = slots?.room, room <= 32, isKnownUniquelyReferenced(&slots) else {
+            slots = nil
+            return
+        }
+        // Swapped in: moved, not counted (the thread's old spare, if any, is let go here).
+        ThreadState.currentUnretained._withUnsafeGuaranteedRef { swap(&$0.spareScopeSlots, &slots) }
+        slots = nil
     }
 
     /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.

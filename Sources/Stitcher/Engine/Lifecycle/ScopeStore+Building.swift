@@ -138,7 +138,9 @@ extension ScopeStore: BuildSite {
 
     func enqueue(_ continuation: CheckedContinuation<Void, Never>, for request: BuildRequest, awaiting _: Void) -> Bool {
         request.entry._withUnsafeGuaranteedRef { entry in
-            guard !isClosed, let index = position(of: entry, request.key), slots[index].builder != nil else { return false }
+            guard !isClosed, let index = position(of: entry, request.key),
+                withSlots({ $0.withSlot(index) { $0.builder != nil } }) == true
+            else { return false }
             asyncWaiters.append(continuation)
             return true
         }
@@ -152,16 +154,24 @@ extension ScopeStore: BuildSite {
         if isClosed { return nil }
         let index = position(of: entry, key)
         if let index {
-            if let instance = slots[index].instance { return .built(instance) }
-            // Retained here, under the lock: its claimant may complete and let it go once
-            // the lock is released (see `Slot.builder`).
-            if let builder = slots[index].builder { return .wait(for: builder.takeUnretainedValue()) }
+            let found: SlotClaim? = withSlots { slots in
+                slots.withSlot(index) { slot in
+                    if let instance = slot.instance { return .built(instance.takeUnretainedValue()) }
+                    // Retained here, under the lock: its claimant may complete and let it go
+                    // once the lock is released (see `ScopeSlot.builder`).
+                    if let builder = slot.builder { return .wait(for: builder.takeUnretainedValue()) }
+                    return nil
+                }
+            }
+            if let found { return found }
+            // One a failed build left empty: claimed again.
+            guard let chain = chain() else { return .notClaimed }
+            _ = withSlots { $0.withSlot(index) { $0.builder = chain } }
+            return .claimed(index, by: chain)
         }
-        // A new slot, or one a failed build left empty: claimed again.
+        // A new slot.
         guard let chain = chain() else { return .notClaimed }
-        guard let index else { return .claimed(claimNewSlot(entry, key, by: chain), by: chain) }
-        slots[index].builder = chain
-        return .claimed(index, by: chain)
+        return .claimed(claimNewSlot(entry, key, by: chain), by: chain)
     }
 
     /// Keeps a new instance in slot `index`; when the scope ended while it was built, the
@@ -203,19 +213,23 @@ extension ScopeStore: BuildSite {
             if locked { lock.unlock() }
             return false
         }
-        // The slot written in place, through one uniqueness check of the array (each
-        // `slots[index].field = …` made its own).
-        slots.withUnsafeMutableBufferPointer { slots in
-            slots[index].builder = nil
-            guard let built else { return }
-            slots[index].instance = built.instance.takeUnretainedValue()
-            builtCount += 1
-            guard teardown.asks else { return }
-            slots[index].teardownRecord = built.record.takeUnretainedValue()
-            if let witness = teardown.witness { slots[index].teardownWitness = witness }
-            slots[index].olderTeardown = newestTeardown
-            newestTeardown = index
+        // The slot written in place; what it names is retained for the slots (see
+        // `ScopeSlots`), and a claimed slot has no instance yet.
+        let written: Void? = withSlots { slots in
+            slots.withSlot(index) { slot in
+                slot.builder = nil
+                guard let built else { return }
+                assert(slot.instance == nil, "a slot's instance is kept once")
+                slot.instance = built.instance.retain()
+                builtCount += 1
+                guard teardown.asks else { return }
+                slot.teardownRecord = built.record.retain()
+                if let witness = teardown.witness { slot.teardownWitness = .passRetained(witness) }
+                slot.olderTeardown = newestTeardown
+                newestTeardown = index
+            }
         }
+        precondition(written != nil, "a claimed slot is in the open scope's slots")
         // Nobody waits while no other thread can reach the scope.
         if locked { unlockWakingWaiters() }
         return true

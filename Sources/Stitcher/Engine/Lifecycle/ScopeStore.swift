@@ -33,42 +33,17 @@ final class ScopeStore: @unchecked Sendable {
     /// a scope three allocations, and the scope holds it for a few instructions.
     @exclusivity(unchecked) private(set) var lock: ProcessLifetimeLock
 
-    /// One registration's instance for one set of parameter values.
-    struct Slot {
-        /// The registration's entry, by its serial number: the slot does not hold the entry,
-        /// whose reference count every core would otherwise write.
-        let entry: Int
-        /// The parameter values; nil for a registration that takes none (most: no key to
-        /// copy, compare or release).
-        let key: ArgumentKey?
-        /// The resolution building the instance, while one is; unretained.
-        ///
-        /// **Reclamation rule.** The resolution that claimed the slot holds its chain until it
-        /// completes the claim (`complete(_:with:of:)`), which clears this field under the
-        /// scope's lock (or on the opening thread, while the scope is not shared); any other
-        /// reader reads it under that lock and retains it before unlocking (`claim`). So no
-        /// reader sees the chain after its claimant let it go. A scope that ended leaves the
-        /// field set, but nothing reads the slots of an ended scope. (Retained, the chain
-        /// cost every build two reference counts.)
-        var builder: Unmanaged<ResolutionChain>?
-        var instance: AnyObject?
-        /// The registration of an instance that asks to be torn down (held for the teardown
-        /// and its report); nil for one that asks for none. Two fields, not an optional
-        /// pair: reading a pair out of the slot copied it, counting references to both.
-        var teardownRecord: RegistrationRecord?
-        /// How to tear the instance down when not by its registration's own witness
-        /// (`RegistrationRecord.witness(keptAs:)`): nil for most.
-        var teardownWitness: TeardownWitness?
-        /// The slot built before this one that needs a teardown (-1 for none): the slots to
-        /// tear down, newest first, with no array of their own.
-        var olderTeardown = -1
-    }
-
     // Guarded by `lock` (so exclusivity is not checked at run time).
-    /// Slots in the order they were claimed; never reordered while the scope is open, so
-    /// that a builder finds its slot again by position. Searched linearly: a scope serves a
-    /// handful of registrations, and comparing a few addresses costs less than hashing one.
-    @exclusivity(unchecked) var slots: [Slot] = []
+    /// Slots in the order they were claimed (nil until the first); never reordered while
+    /// the scope is open, so that a builder finds its slot again by position. Searched
+    /// linearly: a scope serves a handful of registrations, and comparing a few numbers
+    /// costs less than hashing one.
+    ///
+    /// Retained by the store by hand (`withSlots`): read as a counted reference, every use
+    /// counted one, a claim two. The store takes them from its thread's spare when it opens
+    /// (`reopen`), replaces them when they are full (`roomForOneMoreSlot()`) and moves them
+    /// out when the scope ends (`close()`); `deinit` releases any still here.
+    @exclusivity(unchecked) private var ownedSlots: Unmanaged<ScopeSlots>?
     /// Positions in `slots`, made once a scope serves more than a handful.
     @exclusivity(unchecked) private var positions: [SlotKey: Int]?
     /// The newest slot that needs a teardown, or -1.
@@ -101,6 +76,20 @@ final class ScopeStore: @unchecked Sendable {
         let key: ArgumentKey?
     }
 
+    deinit {
+        ownedSlots?.release()
+    }
+
+    /// Calls `body` with the scope's slots (nil: it has none), uncounted: the store holds
+    /// them until `close()` or `roomForOneMoreSlot()` lets them go, which no caller does
+    /// inside `body`. The caller holds the lock, or the scope is not shared
+    /// (`lockIfShared()`).
+    @inline(__always)
+    func withSlots<R>(_ body: (ScopeSlots) throws -> R?) rethrows -> R? {
+        guard let ownedSlots else { return nil }
+        return try ownedSlots._withUnsafeGuaranteedRef(body)
+    }
+
     /// A store for a new scope; `open(parent:graph:sharedWithTasks:)` reuses the calling
     /// thread's spare one instead, when it has one.
     private init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool, _ state: Unmanaged<ThreadState>) {
@@ -131,7 +120,8 @@ final class ScopeStore: @unchecked Sendable {
         builtCount = 0
         id = state._withUnsafeGuaranteedRef { $0.nextScopeNumber() }
         lock = runtime.stripedLock(number: id)
-        state._withUnsafeGuaranteedRef { swap(&slots, &$0.spareScopeSlots) }
+        ownedSlots?.release()
+        ownedSlots = state._withUnsafeGuaranteedRef { $0.spareScopeSlots.take() }.map { .passRetained($0) }
     }
 
     /// The store of a scope that opens now on the calling thread: the thread's spare store
@@ -247,30 +237,36 @@ final class ScopeStore: @unchecked Sendable {
     func position(of entry: IndexEntry, _ key: ArgumentKey?) -> Int? {
         let serial = entry.serial
         if let positions { return positions[SlotKey(entry: serial, key: key)] }
-        // Through the buffer: no slot is copied (and none of its references counted).
-        return slots.withUnsafeBufferPointer { buffer in
-            buffer.firstIndex { slot in
-                slot.entry == serial && slot.key == key
-            }
-        }
+        return withSlots { $0.position(of: serial, key) }
     }
 
     /// Appends a slot claimed by `builder`; the caller holds the lock, or the scope is not
     /// shared (`lockIfShared()`).
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
-        if slots.capacity == 0 { slots.reserveCapacity(8) }
         let serial = entry.serial
-        slots.append(Slot(entry: serial, key: key, builder: builder))
-        let index = slots.count - 1
+        roomForOneMoreSlot()
+        let index = withSlots { $0.append(ScopeSlot(entry: serial, key: key, builder: builder)) }!
         if positions != nil {
             positions![SlotKey(entry: serial, key: key)] = index
-        } else if slots.count > 16 {
-            positions = Dictionary(
-                uniqueKeysWithValues: slots.indices.map {
-                    (SlotKey(entry: slots[$0].entry, key: slots[$0].key), $0)
-                })
+        } else if index >= 16 {
+            positions = withSlots { slots in
+                Dictionary(
+                    uniqueKeysWithValues: (0...index).map { position in
+                        slots.withSlot(position) { (SlotKey(entry: $0.entry, key: $0.argumentKey), position) }
+                    })
+            }
         }
         return index
+    }
+
+    /// Makes room for one more slot: the first claim of a scope opened without spare slots
+    /// makes them, and full ones are moved to twice the room (and the old let go).
+    @inline(__always)
+    private func roomForOneMoreSlot() {
+        if withSlots({ $0.isFull }) == false { return }
+        let larger = withSlots { $0.grown() } ?? ScopeSlots.make(capacity: 8)
+        ownedSlots?.release()
+        ownedSlots = .passRetained(larger)
     }
 
     /// Whether the scope has ended (read under its lock).
@@ -280,11 +276,10 @@ final class ScopeStore: @unchecked Sendable {
     /// released when the caller lets the returned slots go, after their teardowns.
     func close() -> ClosedScope {
         // Moved out whole, so that nothing is released under the (shared) lock.
-        var closed: [Slot] = []
         let locked = lockIfShared()
         isClosed = true
         positions = nil
-        swap(&closed, &slots)
+        let closed = ownedSlots.take()?.takeRetainedValue()
         let ended = ClosedScope(slots: closed, newestTeardown: newestTeardown, instanceCount: builtCount)
         // Nobody waits while no other thread can reach the scope.
         if locked { unlockWakingWaiters() }

@@ -78,7 +78,7 @@ final class ThreadState {
     /// The storage of the slots of the last scope that ended on this thread, emptied, for
     /// the next scope it opens (see `ClosedScope.recycle()`): a request's scope would
     /// otherwise allocate it anew. Only this thread touches it.
-    @exclusivity(unchecked) var spareScopeSlots: [ScopeStore.Slot] = []
+    @exclusivity(unchecked) var spareScopeSlots: ScopeSlots?
     /// The store of the last synchronous scope that ended on this thread with nothing else
     /// holding it, for the next scope it opens (see `ScopeStore.keepForReuse(_:)`).
     @exclusivity(unchecked) private var spareScopeStore: ScopeStore?
