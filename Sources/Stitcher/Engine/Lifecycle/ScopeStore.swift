@@ -241,22 +241,42 @@ final class ScopeStore: @unchecked Sendable {
     }
 
     /// Appends a slot claimed by `builder`; the caller holds the lock, or the scope is not
-    /// shared (`lockIfShared()`).
+    /// shared (`lockIfShared()`). Inlined into the claim, which every scope's first
+    /// injection of a registration makes; growing and indexing the slots are outlined.
+    @inline(__always)
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         let serial = entry.serial
+        let appended = withSlots { slots in
+            slots.isFull ? nil : slots.append(ScopeSlot(entry: serial, key: key, builder: builder))
+        }
+        guard let index = appended else { return claimNewSlotAfterGrowing(serial, key, by: builder) }
+        if positions != nil || index >= 16 { indexPosition(index, of: serial, key) }
+        return index
+    }
+
+    /// `claimNewSlot` when the slots are full or not made yet.
+    @inline(never)
+    private func claimNewSlotAfterGrowing(_ serial: Int, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         roomForOneMoreSlot()
         let index = withSlots { $0.append(ScopeSlot(entry: serial, key: key, builder: builder)) }!
+        if positions != nil || index >= 16 { indexPosition(index, of: serial, key) }
+        return index
+    }
+
+    /// Records the position of the new slot `index`, once a scope serves more than a
+    /// handful of registrations (the first time, of every slot).
+    @inline(never)
+    private func indexPosition(_ index: Int, of serial: Int, _ key: ArgumentKey?) {
         if positions != nil {
             positions![SlotKey(entry: serial, key: key)] = index
-        } else if index >= 16 {
-            positions = withSlots { slots in
-                Dictionary(
-                    uniqueKeysWithValues: (0...index).map { position in
-                        slots.withSlot(position) { (SlotKey(entry: $0.entry, key: $0.argumentKey), position) }
-                    })
-            }
+            return
         }
-        return index
+        positions = withSlots { slots in
+            Dictionary(
+                uniqueKeysWithValues: (0...index).map { position in
+                    slots.withSlot(position) { (SlotKey(entry: $0.entry, key: $0.argumentKey), position) }
+                })
+        }
     }
 
     /// Makes room for one more slot: the first claim of a scope opened without spare slots
