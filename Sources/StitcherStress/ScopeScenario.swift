@@ -47,18 +47,29 @@ private func onThread(_ context: DependencyGraph.Context, _ body: @escaping @Sen
 /// One injection by name in the scenario's graph, checked and recorded in `seen` (transients
 /// are not recorded). The flaky factory's failure is an answer: the next injection builds it.
 private func injectChecked(_ name: String, _ seen: Seen) throws {
-    let found = Result { () throws -> Probe in
-        if name == "c" { return try DependencyGraph.inject(byName: name) as TornDown }
-        return try DependencyGraph.inject(byName: name) as Svc
-    }
+    let found = Result { try injectNamed(name) }
     let probe: Probe
     switch found {
     case .success(let injected): probe = injected
     case .failure where name == "flaky": return
     case .failure(let error): throw StressFailure("\(name): \(error)")
     }
-    try probe.check("scoped \(name)", tags: 1...7)
+    try probe.check("scoped \(name)", tags: 1...8)
     if name != "user" { seen.record(name, probe) }
+}
+
+/// The names of the keyed registration's instances a request injects: "k3" is the instance
+/// for parameter 3. With the seven names, a request's scope serves up to 19 slots, past the
+/// first room of its slots (8) and past the count at which it indexes them (16).
+private let keyedNames = (0..<12).map { "k\($0)" }
+
+/// The instance `name` stands for in the current scope (see `keyedNames`).
+private func injectNamed(_ name: String) throws -> Probe {
+    if name == "c" { return try DependencyGraph.inject(byName: name) as TornDown }
+    if name.hasPrefix("k"), let number = Int(name.dropFirst()) {
+        return try DependencyGraph.inject(byName: "keyed", parameters: number) as Svc
+    }
+    return try DependencyGraph.inject(byName: name) as Svc
 }
 
 extension Scenarios {
@@ -68,7 +79,7 @@ extension Scenarios {
         name: "scopes",
         summary: "4 threads open request scopes (a third bound to tasks, with 4 child tasks and a thread carrying the "
             + "context; a third shared with a thread mid-body; any shared mid-build by a factory) and race for their "
-            + ".scoped instances, nested, failing and torn down"
+            + ".scoped instances (up to 19 a scope, 12 of them by parameter value), nested, failing and torn down"
     ) { runner in
         let census = Census()
         let calls = ManagedAtomic<Int>(0)
@@ -124,8 +135,10 @@ extension Scenarios {
                     return Svc(tag: 7, census: census)
                 }
                 .scope(.scoped)
+                // One instance per parameter value in each scope (see `keyedNames`).
+                Dependency { (number: Int) in Svc(tag: 8, census: census) }.named("keyed").scope(.scoped)
             })
-        let names = ["a", "b", "c", "flaky", "nested", "user", "share"]
+        let names = ["a", "b", "c", "flaky", "nested", "user", "share"] + keyedNames
         let step: Runner.Step = { random in
             let seen = Seen()
             let order = names.shuffled(using: &random)
@@ -150,7 +163,7 @@ extension Scenarios {
                         ended.wait()
                         for name in names {
                             do {
-                                _ = try DependencyGraph.inject(byName: name) as Svc
+                                _ = try injectNamed(name)
                                 throw StressFailure("\(name) was served through a context after its scope ended")
                             } catch let error as DependencyScopeError where error.reason == .scopeEnded {}
                         }
