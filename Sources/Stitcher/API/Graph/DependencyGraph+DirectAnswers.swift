@@ -4,34 +4,6 @@ public import _StitcherShims
 // place or made by the caller's own code, a class-bound existential's reference and template.
 // Not API: `@usableFromInline` for the inlined injections (`DependencyGraph+InjectionPaths.swift`).
 extension DependencyGraph {
-    /// The instance for a direct lookup of the type `id` in the current graph (see
-    /// `DirectLookup`), or nil when the lookup must take the general path.
-    @usableFromInline
-    static func directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
-    }
-
-    /// `directObject(ofType:_:)` for an injection with parameters, which may choose among
-    /// registrations of the type that differ by their parameters (see
-    /// `GraphEngine.directObject(ofType:parameters:_:)`).
-    @usableFromInline
-    static func directObject(ofType id: ObjectIdentifier, parameters arguments: InjectionArguments) throws -> AnyObject? {
-        try GraphEngine.withDirectContext { try $0.directObject(ofType: id, parameters: arguments, $1) }
-    }
-
-    /// `directObject(ofType:_:)` for a type that is not a class: for a transient value of
-    /// exactly that type, its typed factory with its build started, tagged with
-    /// `valueFactoryTag` (for `makeValue(with:)`), or the value written into `destination`
-    /// (uninitialized memory for one) and `destination` returned, instead of being boxed;
-    /// otherwise the answer is the direct path's object, retained (see
-    /// `GraphEngine.directAnswer(ofType:_:_:into:)`), or nil for the general path.
-    @usableFromInline
-    static func directAnswer(
-        ofType id: ObjectIdentifier, _ arguments: InjectionArguments, into destination: UnsafeMutableRawPointer
-    ) throws -> UnsafeMutableRawPointer? {
-        try GraphEngine.withDirectContext { try $0.directAnswer(ofType: id, arguments, $1, into: destination) }
-    }
-
     /// `inject(byType:arguments:)` without parameters for a type that may be a value's (see
     /// `ValueLayout.mayHoldValues`): the direct path's answer written into the caller's
     /// memory when it can be (a transient value of exactly `D`, or presented as the protocol
@@ -44,7 +16,7 @@ extension DependencyGraph {
         // the existential through its value witnesses.
         try withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer -> D in
             let value = buffer.baseAddress!
-            guard let answer = try directAnswer(ofType: ObjectIdentifier(D.self), .none, into: UnsafeMutableRawPointer(value))
+            guard let answer = try _directAnswer(ofType: ObjectIdentifier(D.self), .none, into: UnsafeMutableRawPointer(value))
             else { return try resolve(byType: D.self, arguments: .none) }
             if answer == UnsafeMutableRawPointer(value) { return value.move() }
             if Int(bitPattern: answer) & valueFactoryTag != 0 {
@@ -54,14 +26,6 @@ extension DependencyGraph {
         }
     }
 
-    /// `directObject(ofType:_:)` for a class-bound protocol: the answer with, when the
-    /// instance's class has one, the template presenting it as the protocol (see
-    /// `GraphEngine.directAnswer(ofClassBound:_:)`).
-    @usableFromInline
-    static func directAnswer(ofClassBound id: ObjectIdentifier) throws -> ClassBoundAnswer? {
-        try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1) }
-    }
-
     /// `inject(byType:arguments:)` without parameters for a class-bound protocol `D`: a
     /// class's instance (a singleton's or a new one) is written into the existential from
     /// the template the engine found for its class, taking over the reference the engine
@@ -69,7 +33,7 @@ extension DependencyGraph {
     /// class's is (`directValue(_:as:)`); the general path when there is no direct answer.
     @inlinable
     static func injectClassBound<D>(byType _: D.Type) throws -> D {
-        guard let answer = try directAnswer(ofClassBound: ObjectIdentifier(D.self)) else {
+        guard let answer = try _directAnswer(ofClassBound: ObjectIdentifier(D.self)) else {
             return try resolve(byType: D.self, arguments: .none)
         }
         guard let template = answer.template else {
@@ -83,12 +47,12 @@ extension DependencyGraph {
         }
     }
 
-    /// What `directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
+    /// What `_directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
     /// with (an object's address, whose low bit is clear), to tell it from an object.
     @inlinable @inline(__always)
     static var valueFactoryTag: Int { 1 }
 
-    /// Runs the typed factory `directAnswer(ofType:_:into:)` answered with, whose build it
+    /// Runs the typed factory `_directAnswer(ofType:_:into:)` answered with, whose build it
     /// started, and ends the build: a new value of exactly `D`, made by the caller's own
     /// code. The factory is `ValueFactory<D>`: the engine answers with one only for a
     /// registration that produces exactly the type asked for, and makes one only for types
@@ -128,7 +92,7 @@ extension DependencyGraph {
         }
     }
 
-    /// `directObject(ofType:_:)` without parameters for a caller that must not resolve in
+    /// `_directObject(ofType:_:)` without parameters for a caller that must not resolve in
     /// an isolated graph or a dependency scope (a `Provider` injected from the process-wide
     /// graph outside scopes): nil when the calling code has either bound.
     @usableFromInline
@@ -138,12 +102,6 @@ extension DependencyGraph {
             guard isolatedGraphCount == 0, GraphContext.unretainedScope(on: state) == nil else { return nil }
             return try state.sharedGraph._withUnsafeGuaranteedRef { try $0.directObject(ofType: id, .none, state) }
         }
-    }
-
-    /// `directObject(ofType:_:)` for a registration located by name, requested as the type `id`.
-    @usableFromInline
-    static func directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
-        try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
     }
 
     /// Passes `body` the instances of a direct request for an array of the type `id` (see
@@ -166,4 +124,50 @@ extension DependencyGraph {
     static func keptElements(ofElement id: ObjectIdentifier) -> AnyObject? {
         GraphEngine.withDirectContext { graph, state in graph.keptElements(ofElement: id, state) }
     }
+}
+
+// The entry points the inlined injections call, free functions rather than static methods
+// of `DependencyGraph`: a static method's unused metatype made the optimizer compile each
+// as a call to a copy without it, one more call on every direct injection.
+
+/// The instance for a direct lookup of the type `id` in the current graph (see
+/// `DirectLookup`), or nil when the lookup must take the general path.
+@usableFromInline
+func _directObject(ofType id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+    try GraphEngine.withDirectContext { try $0.directObject(ofType: id, arguments, $1) }
+}
+
+/// `_directObject(ofType:_:)` for an injection with parameters, which may choose among
+/// registrations of the type that differ by their parameters (see
+/// `GraphEngine.directObject(ofType:parameters:_:)`).
+@usableFromInline
+func _directObject(ofType id: ObjectIdentifier, parameters arguments: InjectionArguments) throws -> AnyObject? {
+    try GraphEngine.withDirectContext { try $0.directObject(ofType: id, parameters: arguments, $1) }
+}
+
+/// `_directObject(ofType:_:)` for a type that is not a class: for a transient value of
+/// exactly that type, its typed factory with its build started, tagged with
+/// `valueFactoryTag` (for `makeValue(with:)`), or the value written into `destination`
+/// (uninitialized memory for one) and `destination` returned, instead of being boxed;
+/// otherwise the answer is the direct path's object, retained (see
+/// `GraphEngine.directAnswer(ofType:_:_:into:)`), or nil for the general path.
+@usableFromInline
+func _directAnswer(
+    ofType id: ObjectIdentifier, _ arguments: InjectionArguments, into destination: UnsafeMutableRawPointer
+) throws -> UnsafeMutableRawPointer? {
+    try GraphEngine.withDirectContext { try $0.directAnswer(ofType: id, arguments, $1, into: destination) }
+}
+
+/// `_directObject(ofType:_:)` for a class-bound protocol: the answer with, when the
+/// instance's class has one, the template presenting it as the protocol (see
+/// `GraphEngine.directAnswer(ofClassBound:_:)`).
+@usableFromInline
+func _directAnswer(ofClassBound id: ObjectIdentifier) throws -> ClassBoundAnswer? {
+    try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1) }
+}
+
+/// `_directObject(ofType:_:)` for a registration located by name, requested as the type `id`.
+@usableFromInline
+func _directObject(named name: String, as id: ObjectIdentifier, _ arguments: InjectionArguments) throws -> AnyObject? {
+    try GraphEngine.withDirectContext { try $0.directObject(named: name, as: id, arguments, $1) }
 }

@@ -66,7 +66,7 @@ extension DependencyGraph {
     @inlinable @inline(__always)
     static func injectObject<D>(byType _: D.Type, arguments: InjectionArguments) throws -> D {
         let id = ObjectIdentifier(D.self)
-        if let object = try arguments.isEmpty ? directObject(ofType: id, arguments) : directObject(ofType: id, parameters: arguments) {
+        if let object = try arguments.isEmpty ? _directObject(ofType: id, arguments) : _directObject(ofType: id, parameters: arguments) {
             return unsafeBitCast(object, to: D.self)
         }
         return try resolveOutOfLine(byType: D.self, arguments: arguments)
@@ -81,7 +81,7 @@ extension DependencyGraph {
         if arguments.isEmpty {
             return try ValueLayout.mayHoldValues(D.self) ? injectValue(byType: D.self) : injectClassBound(byType: D.self)
         }
-        if let object = try directObject(ofType: ObjectIdentifier(D.self), parameters: arguments) {
+        if let object = try _directObject(ofType: ObjectIdentifier(D.self), parameters: arguments) {
             return directValue(object, as: D.self)
         }
         return try resolveOutOfLine(byType: D.self, arguments: arguments)
@@ -106,7 +106,7 @@ extension DependencyGraph {
     /// Resolves by name with `arguments`, trying the direct path first.
     @inlinable
     static func inject<D>(byName name: String, arguments: InjectionArguments) throws -> D {
-        if let object = try directObject(named: name, as: ObjectIdentifier(D.self), arguments) {
+        if let object = try _directObject(named: name, as: ObjectIdentifier(D.self), arguments) {
             return directValue(object, as: D.self)
         }
         return try resolveOutOfLine(byName: name, arguments: arguments)

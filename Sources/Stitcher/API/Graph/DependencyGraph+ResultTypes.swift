@@ -103,7 +103,7 @@ extension DependencyGraph {
     /// Resolves `D` when something is registered for it, trying the direct path first.
     @inlinable
     static func injectIfPresent<D>(byType type: D.Type, arguments: InjectionArguments) throws -> D? {
-        if let object = try directObject(ofType: ObjectIdentifier(D.self), arguments) {
+        if let object = try _directObject(ofType: ObjectIdentifier(D.self), arguments) {
             return directValue(object, as: D.self)
         }
         return try resolve(byType: D?.self, arguments: arguments)
