@@ -44,7 +44,7 @@ final class ScopeStore: @unchecked Sendable {
     /// (`reopen`), replaces them when they are full (`roomForOneMoreSlot()`) and moves them
     /// out when the scope ends (`close()`); `deinit` releases any still here.
     @exclusivity(unchecked) private var ownedSlots: Unmanaged<ScopeSlots>?
-    /// Positions in `slots`, made once a scope serves more than a handful.
+    /// Positions in the slots, made once a scope serves more than a handful.
     @exclusivity(unchecked) private var positions: [SlotKey: Int]?
     /// The newest slot that needs a teardown, or -1.
     @exclusivity(unchecked) var newestTeardown = -1
@@ -246,21 +246,18 @@ final class ScopeStore: @unchecked Sendable {
     @inline(__always)
     func claimNewSlot(_ entry: IndexEntry, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         let serial = entry.serial
-        let appended = withSlots { slots in
-            slots.isFull ? nil : slots.append(ScopeSlot(entry: serial, key: key, builder: builder))
-        }
-        guard let index = appended else { return claimNewSlotAfterGrowing(serial, key, by: builder) }
+        let index =
+            withSlots { slots in slots.isFull ? nil : slots.append(ScopeSlot(entry: serial, key: key, builder: builder)) }
+            ?? appendGrowingSlots(serial, key, by: builder)
         if positions != nil || index >= 16 { indexPosition(index, of: serial, key) }
         return index
     }
 
-    /// `claimNewSlot` when the slots are full or not made yet.
+    /// Appends the slot of `claimNewSlot` when the slots are full or not made yet.
     @inline(never)
-    private func claimNewSlotAfterGrowing(_ serial: Int, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
+    private func appendGrowingSlots(_ serial: Int, _ key: ArgumentKey?, by builder: Unmanaged<ResolutionChain>) -> Int {
         roomForOneMoreSlot()
-        let index = withSlots { $0.append(ScopeSlot(entry: serial, key: key, builder: builder)) }!
-        if positions != nil || index >= 16 { indexPosition(index, of: serial, key) }
-        return index
+        return withSlots { $0.append(ScopeSlot(entry: serial, key: key, builder: builder)) }!
     }
 
     /// Records the position of the new slot `index`, once a scope serves more than a
