@@ -138,8 +138,7 @@ extension ScopeStore: BuildSite {
 
     func enqueue(_ continuation: CheckedContinuation<Void, Never>, for request: BuildRequest, awaiting _: Void) -> Bool {
         request.entry._withUnsafeGuaranteedRef { entry in
-            guard !isClosed, let index = position(of: entry, request.key),
-                withSlots({ $0.withSlot(index) { $0.builder != nil } }) == true
+            guard !isClosed, let index = position(of: entry, request.key), withSlot(index, { $0.builder != nil })
             else { return false }
             asyncWaiters.append(continuation)
             return true
@@ -154,19 +153,17 @@ extension ScopeStore: BuildSite {
         if isClosed { return nil }
         let index = position(of: entry, key)
         if let index {
-            let found: SlotClaim? = withSlots { slots in
-                slots.withSlot(index) { slot in
-                    if let instance = slot.instance { return .built(instance.takeUnretainedValue()) }
-                    // Retained here, under the lock: its claimant may complete and let it go
-                    // once the lock is released (see `ScopeSlot.builder`).
-                    if let builder = slot.builder { return .wait(for: builder.takeUnretainedValue()) }
-                    return nil
-                }
+            let found: SlotClaim? = withSlot(index) { slot in
+                if let instance = slot.instance { return .built(instance.takeUnretainedValue()) }
+                // Retained here, under the lock: its claimant may complete and let it go once
+                // the lock is released (see `ScopeSlot.builder`).
+                if let builder = slot.builder { return .wait(for: builder.takeUnretainedValue()) }
+                return nil
             }
             if let found { return found }
             // One a failed build left empty: claimed again.
             guard let chain = chain() else { return .notClaimed }
-            _ = withSlots { $0.withSlot(index) { $0.builder = chain } }
+            withSlot(index) { $0.builder = chain }
             return .claimed(index, by: chain)
         }
         // A new slot.
@@ -215,21 +212,23 @@ extension ScopeStore: BuildSite {
         }
         // The slot written in place; what it names is retained for the slots (see
         // `ScopeSlots`), and a claimed slot has no instance yet.
-        let written: Void? = withSlots { slots in
-            slots.withSlot(index) { slot in
-                slot.builder = nil
-                guard let built else { return }
-                assert(slot.instance == nil, "a slot's instance is kept once")
-                slot.instance = built.instance.retain()
-                builtCount += 1
-                guard teardown.asks else { return }
-                slot.teardownRecord = built.record.retain()
-                if let witness = teardown.witness { slot.teardownWitness = .passRetained(witness) }
-                slot.olderTeardown = newestTeardown
-                newestTeardown = index
-            }
+        // Retained before the closure, which then captures a plain word (a captured optional
+        // witness counted a reference, of nil for most, around every build). A witness comes
+        // only with a built instance that asks for a teardown (`slotTeardown(of:)`), which
+        // the slot then keeps.
+        let witness = teardown.witness.map { Unmanaged.passRetained($0) }
+        withSlot(index) { slot in
+            slot.builder = nil
+            guard let built else { return }
+            assert(slot.instance == nil, "a slot's instance is kept once")
+            slot.instance = built.instance.retain()
+            builtCount += 1
+            guard teardown.asks else { return }
+            slot.teardownRecord = built.record.retain()
+            slot.teardownWitness = witness
+            slot.olderTeardown = newestTeardown
+            newestTeardown = index
         }
-        precondition(written != nil, "a claimed slot is in the open scope's slots")
         // Nobody waits while no other thread can reach the scope.
         if locked { unlockWakingWaiters() }
         return true

@@ -90,6 +90,14 @@ final class ScopeStore: @unchecked Sendable {
         return try ownedSlots._withUnsafeGuaranteedRef(body)
     }
 
+    /// Calls `body` with slot `index` in place, uncounted (as `withSlots`). The index came
+    /// from `position(of:_:)` or `claimNewSlot`, so the scope has its slots.
+    @inline(__always)
+    func withSlot<R>(_ index: Int, _ body: (inout ScopeSlot) throws -> R) rethrows -> R {
+        guard let ownedSlots else { preconditionFailure("a slot's position is within the open scope's slots") }
+        return try ownedSlots._withUnsafeGuaranteedRef { try $0.withSlot(index, body) }
+    }
+
     /// A store for a new scope; `open(parent:graph:sharedWithTasks:)` reuses the calling
     /// thread's spare one instead, when it has one.
     private init(parent: ScopeStore?, graph: Unmanaged<GraphEngine>, sharedWithTasks: Bool, _ state: Unmanaged<ThreadState>) {
