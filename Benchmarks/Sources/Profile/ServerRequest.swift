@@ -7,7 +7,8 @@ import Stitcher
 // an asynchronous scope) next to the same objects made by hand and to swift-dependencies'
 // form of it, in alternating bursts run by one task; prints the medians and the median
 // ratios. `Profile server-request stitcher [requests]` runs Stitcher's side alone, for a
-// profiler (2,000,000 requests unless told).
+// profiler (2,000,000 requests unless told); `Profile server-request hand [requests]` the
+// hand-written form alone.
 
 /// Runs `body` in a task and waits for it (the workloads start from top-level synchronous
 /// code); a failure is printed with `name`.
@@ -35,10 +36,12 @@ func compareServerRequest(only: String?) {
     DependencyGraph.activate(serverRequestContainer())
     let singletons = ServerSingletons()
     runAndWait("server-request") {
-        if only == "stitcher" {
+        if let only {
             let requests = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 2_000_000
             for _ in 0..<max(1, requests / 10_000) {
-                _ = try await nanoseconds(min(requests, 10_000)) { try await stitcherServerRequest(id: $0) }
+                _ = try await nanoseconds(min(requests, 10_000)) {
+                    only == "hand" ? try await handWrittenServerRequest(id: $0, singletons) : try await stitcherServerRequest(id: $0)
+                }
             }
             return
         }

@@ -98,8 +98,8 @@ extension GraphEngine {
         keeping keep: (RegistrationRecord, AnyObject) -> Void
     ) throws -> AnyObject {
         if let shared = state.shared {
-            shared.append(InheritedResolution.Step(entry, arguments: key))
-            defer { shared.removeLast() }
+            shared._withUnsafeGuaranteedRef { $0.append(InheritedResolution.Step(entry, arguments: key)) }
+            defer { shared._withUnsafeGuaranteedRef { $0.removeLast() } }
             return try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
         // Usually neither an inherited path nor frames: one step, made in place (a step made
@@ -115,7 +115,8 @@ extension GraphEngine {
             addInheritedPaths(-1)
             state.shared = nil
         }
-        return try ResolutionStack.$inherited.withValue(shared) {
+        // The binding holds the path (and the state its spare) for as long as it is shared.
+        return try ResolutionStack.$inherited.withValue(shared.takeUnretainedValue()) {
             try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
     }

@@ -165,7 +165,7 @@ extension GraphEngine {
         // An outermost resolution: a cycle only through a path inherited from a task.
         if state.frames.isEmpty { return inheritedPathCount == 0 }
         return !state.frames.contains(identityHash: entry.record.identityHash)
-            && (state.inherited == nil || state.inherited === state.shared)
+            && (state.inherited.map(state.isShared) ?? true)
     }
 
     /// The identity of the resolution asking: an outermost one's (the inherited path's, or a
@@ -198,7 +198,7 @@ extension GraphEngine {
             }
             throw cycleError(entry, state)
         }
-        if let inherited = inheritedResolution(state), inherited !== state.shared {
+        if let inherited = inheritedResolution(state), !state.isShared(inherited) {
             if inherited.contains(where: { $0.builds(entry, with: arguments?.key ?? .empty) }) {
                 throw cycleError(entry, state)
             }

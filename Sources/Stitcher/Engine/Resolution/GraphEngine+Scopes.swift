@@ -58,6 +58,9 @@ extension GraphEngine {
                 if lifetime.storesInstances { return lifetime.outlivesScopes ? frames[index].entry.record : nil }
                 index -= 1
             }
+            // Usually no path was inherited: answered without counting references to the
+            // state or its path.
+            if index < frames.count - 1, state.unsafelyUnwrapped.inherited == nil { return nil }
         }
         let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
         guard let step = inherited?.current.last(where: { $0.record.lifetime.storesInstances }) else { return nil }

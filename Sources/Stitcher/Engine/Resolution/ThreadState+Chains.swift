@@ -40,10 +40,15 @@ extension ThreadState {
     /// A path to share with child tasks for a new outermost build of `chain`, whose steps
     /// `fill` writes: the one the previous build used when no task kept it (as every
     /// request scope's builds find), or a new one.
-    func newSharedPath(chain: ResolutionChain, _ fill: (inout [InheritedResolution.Step]) -> Void) -> InheritedResolution {
-        if isKnownUniquelyReferenced(&spareSharedPath), let path = spareSharedPath {
-            path.reuse(chain: chain, fill)
-            return path
+    ///
+    /// Unretained: the state holds it as its spare path until the next outermost build
+    /// that finds it held by something else (the caller binds it for child tasks first).
+    func newSharedPath(chain: ResolutionChain, _ fill: (inout [InheritedResolution.Step]) -> Void) -> Unmanaged<
+        InheritedResolution
+    > {
+        if isKnownUniquelyReferenced(&spareSharedPath), let spare = spareSharedPath.map(Unmanaged.passUnretained) {
+            spare._withUnsafeGuaranteedRef { $0.reuse(chain: chain, fill) }
+            return spare
         }
         var steps: [InheritedResolution.Step] = []
         // Room for the stored instances the build's factory builds in turn.
@@ -51,7 +56,7 @@ extension ThreadState {
         fill(&steps)
         let path = InheritedResolution(steps: steps, chain: chain)
         spareSharedPath = path
-        return path
+        return Unmanaged.passUnretained(path)
     }
 
     /// An identity for a new outermost resolution. A chain only tells apart resolutions in

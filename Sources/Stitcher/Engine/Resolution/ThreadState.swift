@@ -46,8 +46,14 @@ final class ThreadState {
     /// Set by the first frame's caller, which raises `noteResolutionKeeps()` first.
     @exclusivity(unchecked) var inherited: InheritedResolution?
     /// The path this thread shares with child tasks while a stored-scope dependency is
-    /// being built.
-    @exclusivity(unchecked) var shared: InheritedResolution?
+    /// being built. Unretained: `spareSharedPath` and the task-local binding hold it for
+    /// as long as it is set (`GraphEngine.instantiateSharingPath`), which saved four
+    /// reference counts an outermost build.
+    @exclusivity(unchecked) var shared: Unmanaged<InheritedResolution>?
+
+    /// Whether `path` is the one this thread shares with child tasks right now.
+    @inline(__always)
+    func isShared(_ path: InheritedResolution) -> Bool { shared?.toOpaque() == Unmanaged.passUnretained(path).toOpaque() }
     /// The dependency scope a synchronous region of a task (or of code outside any task)
     /// binds on this thread, while it runs (see `GraphContext.scope`).
     @exclusivity(unchecked) var scopeBinding: ScopeBinding?
