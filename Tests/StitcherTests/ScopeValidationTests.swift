@@ -98,6 +98,37 @@ struct ScopeValidationTests {
         }
     }
 
+    /// A task started by a singleton's factory inherits the path of that build: a `.scoped`
+    /// dependency it injects through a transient one is the singleton's captive, though the
+    /// task's own frames hold only the transient (and the scope is bound to the task).
+    @Test func aTaskStartedByASingletonsFactoryCannotHoldAScopedDependencyThroughATransient() async throws {
+        let started = Protected<Task<Result<Helper, any Error>, Never>?>(nil)
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { Session() }.scope(.scoped)
+                Dependency { Helper(try DependencyGraph.inject()) }.scope(.instance)
+                Dependency { () -> Cache in
+                    // Not awaited here: the task keeps the path it inherited after the build.
+                    let task = Task { Result { try DependencyGraph.inject() as Helper } }
+                    started.withLock { $0 = task }
+                    return Cache(Session())
+                }
+                .scope(.singleton)
+            })
+        try await DependencyGraph.withScope {
+            _ = try DependencyGraph.inject() as Cache
+            let result = await started.withLock { $0 }!.value
+            #expect(throws: DependencyScopeError.self) { try result.get() }
+            if case .failure(let error as DependencyScopeError) = result {
+                #expect(error.reason == .captiveDependency(holder: .type("Cache"), holderScope: "singleton"))
+                #expect(error.chain == [.type("Cache"), .type("Helper"), .type("Session")])
+            }
+            // The body's own transient is no captive: its task inherited no path.
+            let helper: Helper = try DependencyGraph.inject()
+            #expect(helper.session === (try DependencyGraph.inject() as Session))
+        }
+    }
+
     @Test func theFailureIsNotCachedAndTheNextScopeWorks() throws {
         DependencyGraph.activate(DependencyContainer { Dependency { Session() }.scope(.scoped) })
         #expect(throws: DependencyScopeError.self) { try DependencyGraph.inject() as Session }

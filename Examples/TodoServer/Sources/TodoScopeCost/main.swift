@@ -15,7 +15,10 @@ import TodoServer
 // bursts (to profile it, e.g. under `perf record`); `todo-scope-cost empty-scope` compares the
 // hand-wired handlers inside an empty dependency scope with the same handlers without it;
 // `todo-scope-cost lookups` compares them inside an empty scope, taking their five singletons
-// from the graph for every request (the scope and lookups alone, no scoped instance built).
+// from the graph for every request (the scope and lookups alone, no scoped instance built);
+// `todo-scope-cost same` runs the hand-wired handlers on both sides, a control: what the
+// method reads when there is no difference. Besides the two medians' difference, it prints the
+// median of each round's paired difference with a 90% bootstrap interval (the steadier figure).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
 DependencyGraph.activate(
@@ -56,13 +59,17 @@ let arguments = CommandLine.arguments.dropFirst()
 let emptyScope = arguments.first == "empty-scope"
 // `lookups`: the same, each request also taking the handlers' five singletons from the graph.
 let lookups = arguments.first == "lookups"
+// `same`: the hand-wired handlers on both sides (a control).
+let same = arguments.first == "same"
 let scopedWiring: Wiring =
-    emptyScope ? .byHandInEmptyScope(try HandWiredDependencies()) : lookups ? .byHandLookingUp : .stitcher
+    emptyScope
+    ? .byHandInEmptyScope(try HandWiredDependencies())
+    : lookups ? .byHandLookingUp : same ? .byHand(try HandWiredDependencies()) : .stitcher
 let scoped = Application(router: todoRouter(wiring: scopedWiring), logger: logger)
 let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
-if let only = arguments.first, !emptyScope, !lookups {
+if let only = arguments.first, !emptyScope, !lookups, !same {
     guard only == "scope" || only == "hand", let bursts = Int(arguments.dropFirst().first ?? "20") else {
-        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope | todo-scope-cost lookups")
+        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope | todo-scope-cost lookups | todo-scope-cost same")
         exit(2)
     }
     let times = try await (only == "scope" ? scoped : byHand).test(.router) { client in
@@ -96,6 +103,28 @@ let (scopedCosts, handCosts) = try await scoped.test(.router) { scopedClient in
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+/// The 5th and 95th percentiles of the median of `values` resampled with replacement (a
+/// bootstrap, seeded: the same bursts give the same interval).
+func medianInterval(_ values: [Double]) -> (low: Double, high: Double) {
+    var generator = SplitMix(seed: 39)
+    let medians = (0..<2_000).map { _ in median(values.indices.map { _ in values[Int(generator.next() % UInt64(values.count))] }) }
+        .sorted()
+    return (medians[medians.count / 20], medians[medians.count - 1 - medians.count / 20])
+}
+
+/// A small seeded generator for the bootstrap.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
 for (name, measure) in [("elapsed", \Cost.elapsed), ("processor", \Cost.processor)] {
     let scope = scopedCosts.map { $0[keyPath: measure] }
     let hand = handCosts.map { $0[keyPath: measure] }
@@ -104,3 +133,10 @@ for (name, measure) in [("elapsed", \Cost.elapsed), ("processor", \Cost.processo
         "\(name) time: request scope \(Int(median(scope))) ns/request, by hand \(Int(median(hand))) ns/request; "
             + "scope ÷ hand, median of \(rounds) bursts: \(rounded(ratio)); cost per request: \(Int(median(scope) - median(hand))) ns")
 }
+// Each round's two bursts ran back to back: their difference cancels the VM's slower drifts,
+// which the difference of the two medians above does not.
+let differences = zip(scopedCosts, handCosts).map { $0.processor - $1.processor }
+let interval = medianInterval(differences)
+print(
+    "processor time, paired: median of the \(rounds) rounds' differences \(Int(median(differences))) ns/request "
+        + "(90% bootstrap interval \(Int(interval.low))–\(Int(interval.high)) ns)")

@@ -82,5 +82,12 @@ struct ClosedScope: Sequence {
     }
 
     /// Whether a teardown has an asynchronous form, which an asynchronous scope awaits.
-    var awaitsTeardown: Bool { contains { $0.witness.asynchronous != nil } }
+    /// (Walked uncounted: as a sequence, each teardown counted four references.)
+    var awaitsTeardown: Bool {
+        var awaits = false
+        forEachTeardown { teardown in
+            if teardown.witness._withUnsafeGuaranteedRef({ $0.hasAsynchronous }) { awaits = true }
+        }
+        return awaits
+    }
 }

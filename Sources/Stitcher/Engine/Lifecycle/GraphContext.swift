@@ -46,7 +46,7 @@ enum GraphContext {
         if let binding = state.scopeBinding, binding.task == stitcher_current_task() { return binding.scope }
         guard taskScopesWereBound else { return nil }
         guard !state.frames.isEmpty else { return taskScopes.get().map(Unmanaged.passUnretained) }
-        return state.taskScopeDuringResolution { taskScopes.get() }.map(Unmanaged.passUnretained)
+        return state.taskScopeDuringResolution { taskScopes.get() }
     }
 
     @inline(__always)

@@ -222,11 +222,13 @@ final class ThreadState {
     /// thread, `scopeBinding`, which the caller reads first); so the task's binding cannot
     /// change before the resolution ends (`popFrame()` forgets it). The binding holds
     /// the scope for at least as long, which is why it is kept unretained.
+    /// Returned unretained too: made strong and let go again, the kept scope counted two
+    /// references on every nested `.scoped` injection.
     @inline(__always)
-    func taskScopeDuringResolution(_ read: () -> ScopeStore?) -> ScopeStore? {
-        if let resolutionTaskScope { return resolutionTaskScope.takeUnretainedValue() }
-        let scope = read()
-        resolutionTaskScope = scope.map(Unmanaged.passUnretained)
+    func taskScopeDuringResolution(_ read: () -> ScopeStore?) -> Unmanaged<ScopeStore>? {
+        if let resolutionTaskScope { return resolutionTaskScope }
+        let scope = read().map(Unmanaged.passUnretained)
+        resolutionTaskScope = scope
         if scope != nil { noteResolutionKeeps() }
         return scope
     }

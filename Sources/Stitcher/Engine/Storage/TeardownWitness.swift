@@ -19,12 +19,16 @@ final class TeardownWitness: @unchecked Sendable {
     let hasSynchronous: Bool
     /// Calls `tearDown()` of an instance in stored form, if its type is `AsyncTeardownAware`.
     let asynchronous: Asynchronous?
+    /// Whether the type is `AsyncTeardownAware` (`asynchronous != nil`), asked by every
+    /// asynchronous scope's end without copying the closure (and counting its context).
+    let hasAsynchronous: Bool
 
     private init(synchronous: Synchronous?, asynchronous: Asynchronous?) {
         // Not `??`, which is generic: the closure would be stored behind a thunk.
         if let synchronous { synchronousTeardown = synchronous } else { synchronousTeardown = Self.noTeardown }
         hasSynchronous = synchronous != nil
         self.asynchronous = asynchronous
+        hasAsynchronous = asynchronous != nil
     }
 
     private static func noTeardown(_: AnyObject) {}
