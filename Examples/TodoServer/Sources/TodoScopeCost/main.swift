@@ -105,26 +105,17 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
 /// The 5th and 95th percentiles of the median of `values` resampled with replacement (a
-/// bootstrap, seeded: the same bursts give the same interval).
+/// bootstrap, seeded: the same bursts give the same interval; Knuth's MMIX constants).
 func medianInterval(_ values: [Double]) -> (low: Double, high: Double) {
-    var generator = SplitMix(seed: 39)
-    let medians = (0..<2_000).map { _ in median(values.indices.map { _ in values[Int(generator.next() % UInt64(values.count))] }) }
-        .sorted()
+    var state: UInt64 = 39
+    func nextIndex() -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(values.count))
+    }
+    let medians = (0..<2_000).map { _ in median(values.indices.map { _ in values[nextIndex()] }) }.sorted()
     return (medians[medians.count / 20], medians[medians.count - 1 - medians.count / 20])
 }
 
-/// A small seeded generator for the bootstrap.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 for (name, measure) in [("elapsed", \Cost.elapsed), ("processor", \Cost.processor)] {
     let scope = scopedCosts.map { $0[keyPath: measure] }
     let hand = handCosts.map { $0[keyPath: measure] }
