@@ -51,6 +51,7 @@ extension GraphEngine {
         // first instantiation that is not `.instance` decides. (Decided from the frames'
         // copies of the lifetimes: following each frame to its registration would count
         // references to registrations that every core reads.)
+        // (Not `if let state`: binding it counted a reference to it.)
         if let frames = state?.frames {
             var index = frames.count - 1
             while index >= 0 {
@@ -58,9 +59,9 @@ extension GraphEngine {
                 if lifetime.storesInstances { return lifetime.outlivesScopes ? frames[index].entry.record : nil }
                 index -= 1
             }
-            // Usually no path was inherited: answered without counting references to the
-            // state or its path.
-            if index < frames.count - 1, state.unsafelyUnwrapped.inherited == nil { return nil }
+            // Within a resolution, the path is the one it inherited (`inheritedResolution`),
+            // usually none: answered without counting references to the state or its path.
+            if !frames.isEmpty, state.unsafelyUnwrapped.inherited == nil { return nil }
         }
         let inherited = state.map(inheritedResolution) ?? ResolutionStack.inheritedFromTask
         guard let step = inherited?.current.last(where: { $0.record.lifetime.storesInstances }) else { return nil }
