@@ -8,6 +8,16 @@ final class TornDown: Probe, TeardownAware, @unchecked Sendable {
     func tearDown() { Self.teardowns.wrappingIncrement(ordering: .relaxed) }
 }
 
+/// `TornDown` with an asynchronous teardown, which a task-bound scope awaits when it ends
+/// (the other end of a scope, which most scopes do not take).
+final class AsyncTornDown: Probe, AsyncTeardownAware, @unchecked Sendable {
+    static let teardowns = ManagedAtomic<Int>(0)
+    func tearDown() async {
+        await Task.yield()
+        Self.teardowns.wrappingIncrement(ordering: .relaxed)
+    }
+}
+
 /// What one request saw, by registration name: the identities every injection returned.
 private final class Seen: @unchecked Sendable {
     private let lock = NSLock()
@@ -84,7 +94,9 @@ extension Scenarios {
         let census = Census()
         let calls = ManagedAtomic<Int>(0)
         let builds = ManagedAtomic<Int>(0)
+        let asyncBuilds = ManagedAtomic<Int>(0)
         TornDown.teardowns.store(0, ordering: .relaxed)
+        AsyncTornDown.teardowns.store(0, ordering: .relaxed)
         DependencyGraph.activate(
             DependencyContainer {
                 Dependency(named: "a") { Svc(tag: 1, census: census) }.scope(.scoped)
@@ -133,6 +145,12 @@ extension Scenarios {
                     try wait()
                     try seen.checkOnePerName()
                     return Svc(tag: 7, census: census)
+                }
+                .scope(.scoped)
+                // Asked for by half the task-bound scopes, at the end of the body.
+                Dependency(named: "awaited") { () -> AsyncTornDown in
+                    asyncBuilds.wrappingIncrement(ordering: .relaxed)
+                    return AsyncTornDown(tag: 9, census: census)
                 }
                 .scope(.scoped)
                 // One instance per parameter value in each scope (see `keyedNames`).
@@ -196,6 +214,7 @@ extension Scenarios {
                 }
             } else {
                 let seeds = (0..<5).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
+                let awaitsTeardown = Bool.random(using: &random)
                 let failure = Protected<(any Error)?>(nil)
                 let done = DispatchSemaphore(value: 0)
                 Task {
@@ -230,6 +249,7 @@ extension Scenarios {
                                     continuation.resume()
                                 }
                             }
+                            if awaitsTeardown { _ = try DependencyGraph.inject(byName: "awaited") as AsyncTornDown }
                         }
                     } catch {
                         failure.withLock { $0 = error }
@@ -243,6 +263,10 @@ extension Scenarios {
         var outcome = runner.run(Array(repeating: ("scopes", step), count: 4))
         let (built, tornDown) = (builds.load(ordering: .relaxed), TornDown.teardowns.load(ordering: .relaxed))
         if built != tornDown { outcome.failures.append("\(built) instances of c built, \(tornDown) torn down") }
+        let (awaited, awaitedTornDown) = (asyncBuilds.load(ordering: .relaxed), AsyncTornDown.teardowns.load(ordering: .relaxed))
+        if awaited != awaitedTornDown {
+            outcome.failures.append("\(awaited) instances with an asynchronous teardown built, \(awaitedTornDown) torn down")
+        }
         return released(census, outcome)
     }
 }

@@ -155,6 +155,37 @@ struct ScopeTeardownTests {
         #expect(log.all == ["async tearDown"])
     }
 
+    @Test func anAsyncScopeAwaitsItsAsynchronousTeardownAmongSynchronousOnesAndTheNextScopeStartsEmpty() async throws {
+        // The usual end runs without an asynchronous call; a scope with an asynchronous
+        // teardown takes the other path, and both leave the task's next scope empty.
+        let log = Log()
+        await DependencyGraph.activate(
+            DependencyContainer {
+                Dependency {
+                    log.add("make first")
+                    return Resource("first", log)
+                }
+                .named("first").scope(.scoped)
+                Dependency { AsyncResource(log) }.scope(.scoped)
+                Dependency { Resource("last", log) }.named("last").scope(.scoped)
+            })
+        for awaitsTeardown in [true, false, true] {
+            try await DependencyGraph.withScope {
+                await Task.yield()  // the asynchronous scope
+                _ = try DependencyGraph.inject(byName: "first") as Resource
+                _ = try DependencyGraph.inject(byName: "first") as Resource
+                if awaitsTeardown { _ = try DependencyGraph.inject() as AsyncResource }
+                _ = try DependencyGraph.inject(byName: "last") as Resource
+            }
+        }
+        #expect(
+            log.all == [
+                "make first", "tearDown last", "async tearDown", "tearDown first",
+                "make first", "tearDown last", "tearDown first",
+                "make first", "tearDown last", "async tearDown", "tearDown first",
+            ])
+    }
+
     @Test func aSynchronousScopeReportsAnAsynchronousTeardownItCannotAwait() throws {
         let log = Log()
         DependencyGraph.activate(DependencyContainer { Dependency { AsyncResource(log) }.scope(.scoped) })

@@ -65,7 +65,10 @@ extension DependencyGraph {
         } catch {
             try await scope.unsafelyUnwrapped.endBoundToTask(rethrowing: error)
         }
-        try await ScopeStore.endBoundToTask(&scope)
+        // Ended without an asynchronous call unless a teardown is asynchronous.
+        if let teardowns = try ScopeStore.endBoundToTask(&scope) {
+            try await ScopeStore.endBoundToTask(&scope, awaiting: teardowns)
+        }
         return value
     }
 }

@@ -66,11 +66,35 @@ struct OpenScope {
         return value
     }
 
-    /// `endAwaitingTeardown()`, then the store is given to the calling thread for its next
-    /// scope (`keepStoreForReuse()`): for a task-bound scope's end. Mutating, so that the
-    /// scope is not copied across the suspension (a copy counted a reference to the store).
-    mutating func endKeepingStore(isolation: isolated (any Actor)? = #isolation) async throws {
-        try await endAwaitingTeardown()
+    /// Ends a task-bound scope whose body returned without suspending, when none of its
+    /// teardowns is asynchronous (a server's request scope: its teardowns run here), and
+    /// gives the store to the calling thread (`keepStoreForReuse()`); otherwise returns the
+    /// ended scope, whose teardowns `endKeepingStore(awaiting:)` awaits. Synchronous, so
+    /// that the usual end costs no asynchronous call (a frame from the task's allocator and
+    /// a switch to the caller's isolation, twice).
+    mutating func endKeepingStoreUnlessAwaiting() throws -> sending ClosedScope? {
+        if let awaited = try endUnlessAwaiting() { return awaited }
+        keepStoreForReuse()
+        return nil
+    }
+
+    /// `end()`, unless a teardown is asynchronous: then the ended scope, its teardowns not
+    /// run. (Apart from `keepStoreForReuse()`, whose check would count the references to the
+    /// store that this function's code holds.)
+    @inline(never)
+    private func endUnlessAwaiting() throws -> sending ClosedScope? {
+        let closed = store.close()
+        if closed.awaitsTeardown { return closed }
+        // The failures first (see `end()`).
+        let failures = closed.runTeardownsSynchronously(in: store)
+        try finish(closed, failures: failures, bodyError: nil)
+        return nil
+    }
+
+    /// Ends the scope `endKeepingStoreUnlessAwaiting()` closed: awaits its teardowns, then
+    /// gives the store to the calling thread.
+    mutating func endKeepingStore(awaiting closed: sending ClosedScope, isolation: isolated (any Actor)? = #isolation) async throws {
+        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: nil)
         keepStoreForReuse()
     }
 
@@ -97,14 +121,20 @@ struct OpenScope {
     /// throws the teardown failures, if any.
     private func end() throws {
         let closed = store.close()
-        try finish(closed, failures: closed.runTeardownsSynchronously(in: store), bodyError: nil)
+        // The failures first: evaluated as an argument after `closed`, the call would hold a
+        // copy of it, and the slots' storage, shared, would not be kept for reuse.
+        let failures = closed.runTeardownsSynchronously(in: store)
+        try finish(closed, failures: failures, bodyError: nil)
     }
 
     /// Ends the scope after its body threw `error`, which is rethrown (the teardown failures
     /// go to the observer).
     private func end(rethrowing error: any Error) throws -> Never {
         let closed = store.close()
-        try finish(closed, failures: closed.runTeardownsSynchronously(in: store), bodyError: error)
+        // The failures first: evaluated as an argument after `closed`, the call would hold a
+        // copy of it, and the slots' storage, shared, would not be kept for reuse.
+        let failures = closed.runTeardownsSynchronously(in: store)
+        try finish(closed, failures: failures, bodyError: error)
         throw error
     }
 
