@@ -17,6 +17,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Valgrind cannot read Swift 6.3's debug information: run a stripped copy.
 strip --strip-debug "$binary" -o "$work/profile"
+# Hashing seeded the same in every run: a dictionary probe may otherwise take more steps in
+# one process than in the next, and the counts differ between runs of the same binary.
+export SWIFT_DETERMINISTIC_HASHING=1
 run() { # operations -> "instructions code-misses data-misses"
     # shellcheck disable=SC2086 # the workload is words
     valgrind --tool=callgrind --cache-sim=yes --I1=16384,256,64 --D1=16384,256,64 --LL=262144,8,64 \

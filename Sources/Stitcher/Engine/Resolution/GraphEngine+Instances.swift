@@ -100,7 +100,7 @@ extension GraphEngine {
         if let shared = state.shared {
             shared._withUnsafeGuaranteedRef { $0.append(InheritedResolution.Step(entry, arguments: key)) }
             defer { shared._withUnsafeGuaranteedRef { $0.removeLast() } }
-            return try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
+            return try instantiateOutOfLine(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
         // Usually neither an inherited path nor frames: one step, made in place (a step made
         // before and copied in cost a copy of its key and a reference count more).
@@ -117,8 +117,21 @@ extension GraphEngine {
         }
         // The binding holds the path (and the state its spare) for as long as it is shared.
         return try ResolutionStack.$inherited.withValue(shared.takeUnretainedValue()) {
-            try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
+            try instantiateOutOfLine(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
         }
+    }
+
+    /// `instantiate(_:_:_:inherited:chain:keeping:)` in one copy for both paths of
+    /// `instantiateSharingPath`: inlined into each, a task-bound scope's request ran the same
+    /// steps from two copies of the code (and the transient builds' from a third), and a
+    /// server's request, which runs the engine's code cold, pays for every line of code it
+    /// touches more than for the few instructions a call adds (`Scripts/code-footprint.sh`).
+    @inline(never)
+    private func instantiateOutOfLine(
+        _ entry: IndexEntry, _ arguments: InjectionArguments?, _ state: ThreadState,
+        inherited: InheritedResolution?, chain: ResolutionChain?, keeping keep: (RegistrationRecord, AnyObject) -> Void
+    ) throws -> AnyObject {
+        try instantiate(entry, arguments, state, inherited: inherited, chain: chain, keeping: keep)
     }
 
     /// Builds a new instance of a registration in the `.instance` scope; `arguments` is nil
