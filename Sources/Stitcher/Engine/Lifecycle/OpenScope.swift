@@ -85,9 +85,7 @@ struct OpenScope {
     private func endUnlessAwaiting() throws -> sending ClosedScope? {
         let closed = store.close()
         if closed.awaitsTeardown { return closed }
-        // The failures first (see `end()`).
-        let failures = closed.runTeardownsSynchronously(in: store)
-        try finish(closed, failures: failures, bodyError: nil)
+        try finishSynchronously(closed, bodyError: nil)
         return nil
     }
 
@@ -120,22 +118,23 @@ struct OpenScope {
     /// that ask (an asynchronous-only teardown is started in a task and reported), and
     /// throws the teardown failures, if any.
     private func end() throws {
-        let closed = store.close()
-        // The failures first: evaluated as an argument after `closed`, the call would hold a
-        // copy of it, and the slots' storage, shared, would not be kept for reuse.
-        let failures = closed.runTeardownsSynchronously(in: store)
-        try finish(closed, failures: failures, bodyError: nil)
+        try finishSynchronously(store.close(), bodyError: nil)
     }
 
     /// Ends the scope after its body threw `error`, which is rethrown (the teardown failures
     /// go to the observer).
     private func end(rethrowing error: any Error) throws -> Never {
-        let closed = store.close()
+        try finishSynchronously(store.close(), bodyError: error)
+        throw error
+    }
+
+    /// What ending a scope does after `close()` when nothing is awaited: the teardowns, run
+    /// synchronously, then `finish`.
+    private func finishSynchronously(_ closed: consuming ClosedScope, bodyError: (any Error)?) throws {
         // The failures first: evaluated as an argument after `closed`, the call would hold a
         // copy of it, and the slots' storage, shared, would not be kept for reuse.
         let failures = closed.runTeardownsSynchronously(in: store)
-        try finish(closed, failures: failures, bodyError: error)
-        throw error
+        try finish(closed, failures: failures, bodyError: bodyError)
     }
 
     /// `end()` for an asynchronous scope: asynchronous teardowns are awaited (and nothing
