@@ -73,26 +73,35 @@ struct OpenScope {
     /// that the usual end costs no asynchronous call (a frame from the task's allocator and
     /// a switch to the caller's isolation, twice).
     mutating func endKeepingStoreUnlessAwaiting() throws -> sending ClosedScope? {
-        if let awaited = try endUnlessAwaiting() { return awaited }
+        if let awaited = try endUnlessAwaiting(bodyError: nil) { return awaited }
         keepStoreForReuse()
         return nil
     }
 
-    /// `end()`, unless a teardown is asynchronous: then the ended scope, its teardowns not
-    /// run. (Apart from `keepStoreForReuse()`, whose check would count the references to the
-    /// store that this function's code holds.)
+    /// Ends the scope as `end()` does, unless a teardown is asynchronous: then the ended
+    /// scope, its teardowns not run (`finishAwaiting(_:bodyError:)` runs them). Where every
+    /// asynchronous end decides whether it must suspend. (Apart from `keepStoreForReuse()`,
+    /// whose check would count the references to the store that this function's code holds.)
     @inline(never)
-    private func endUnlessAwaiting() throws -> sending ClosedScope? {
+    private func endUnlessAwaiting(bodyError: (any Error)?) throws -> sending ClosedScope? {
         let closed = store.close()
         if closed.awaitsTeardown { return closed }
-        try finishSynchronously(closed, bodyError: nil)
+        try finishSynchronously(closed, bodyError: bodyError)
         return nil
+    }
+
+    /// Awaits the teardowns of the scope `endUnlessAwaiting(bodyError:)` closed, then `finish`.
+    private func finishAwaiting(
+        _ closed: sending ClosedScope, bodyError: (any Error)?, isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        let failures = await ScopeTeardown.run(closed, in: store)
+        try finish(closed, failures: failures, bodyError: bodyError)
     }
 
     /// Ends the scope `endKeepingStoreUnlessAwaiting()` closed: awaits its teardowns, then
     /// gives the store to the calling thread.
     mutating func endKeepingStore(awaiting closed: sending ClosedScope, isolation: isolated (any Actor)? = #isolation) async throws {
-        try finish(closed, failures: await ScopeTeardown.run(closed, in: store), bodyError: nil)
+        try await finishAwaiting(closed, bodyError: nil)
         keepStoreForReuse()
     }
 
@@ -140,22 +149,14 @@ struct OpenScope {
     /// `end()` for an asynchronous scope: asynchronous teardowns are awaited (and nothing
     /// is when every teardown is synchronous).
     func endAwaitingTeardown(isolation: isolated (any Actor)? = #isolation) async throws {
-        let closed = store.close()
-        let failures =
-            closed.awaitsTeardown
-            ? await ScopeTeardown.run(closed, in: store) : closed.runTeardownsSynchronously(in: store)
-        try finish(closed, failures: failures, bodyError: nil)
+        if let closed = try endUnlessAwaiting(bodyError: nil) { try await finishAwaiting(closed, bodyError: nil) }
     }
 
     /// `end(rethrowing:)` for an asynchronous scope: asynchronous teardowns are awaited.
     func endAwaitingTeardown(
         rethrowing error: any Error, isolation: isolated (any Actor)? = #isolation
     ) async throws -> Never {
-        let closed = store.close()
-        let failures =
-            closed.awaitsTeardown
-            ? await ScopeTeardown.run(closed, in: store) : closed.runTeardownsSynchronously(in: store)
-        try finish(closed, failures: failures, bodyError: error)
+        if let closed = try endUnlessAwaiting(bodyError: error) { try await finishAwaiting(closed, bodyError: error) }
         throw error
     }
 
