@@ -14,6 +14,9 @@ let package = Package(
         .package(name: "Stitcher", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // For `todo-scope-cost swift-dependencies` only (the same request bound with
+        // swift-dependencies): its `Dependencies` library, no traits, so no macros to build.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: []),
     ],
     targets: [
         .target(
@@ -29,7 +32,11 @@ let package = Package(
         // The request scope's cost per request, in process (see the README's load check).
         .executableTarget(
             name: "TodoScopeCost",
-            dependencies: ["TodoServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "TodoServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
         ),
         .testTarget(
             name: "TodoServerTests",

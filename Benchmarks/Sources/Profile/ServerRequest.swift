@@ -8,7 +8,8 @@ import Stitcher
 // form of it, in alternating bursts run by one task; prints the medians and the median
 // ratios. `Profile server-request stitcher [requests]` runs Stitcher's side alone, for a
 // profiler (2,000,000 requests unless told); `Profile server-request hand [requests]` the
-// hand-written form alone.
+// hand-written form alone, `Profile server-request swift-dependencies [requests]`
+// swift-dependencies' form alone.
 
 /// Runs `body` in a task and waits for it (the workloads start from top-level synchronous
 /// code); a failure is printed with `name`.
@@ -40,7 +41,11 @@ func compareServerRequest(only: String?) {
             let requests = Int(CommandLine.arguments.dropFirst(3).first ?? "") ?? 2_000_000
             for _ in 0..<max(1, requests / 10_000) {
                 _ = try await nanoseconds(min(requests, 10_000)) {
-                    only == "hand" ? try await handWrittenServerRequest(id: $0, singletons) : try await stitcherServerRequest(id: $0)
+                    switch only {
+                    case "hand": try await handWrittenServerRequest(id: $0, singletons)
+                    case "swift-dependencies": try await swiftDependenciesServerRequest(id: $0, singletons)
+                    default: try await stitcherServerRequest(id: $0)
+                    }
                 }
             }
             return

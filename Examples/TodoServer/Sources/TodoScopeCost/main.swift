@@ -17,7 +17,9 @@ import TodoServer
 // `todo-scope-cost lookups` compares them inside an empty scope, taking their five singletons
 // from the graph for every request (the scope and lookups alone, no scoped instance built);
 // `todo-scope-cost same` runs the hand-wired handlers on both sides, a control: what the
-// method reads when there is no difference. Besides the two medians' difference, it prints the
+// method reads when there is no difference; `todo-scope-cost swift-dependencies` compares
+// the hand-wired handlers whose service is bound with swift-dependencies' `withDependencies`
+// (`SwiftDependenciesWiring.swift`) with them as they are. Besides the two medians' difference, it prints the
 // median of each round's paired difference with a 90% bootstrap interval (the steadier figure).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
@@ -61,15 +63,25 @@ let emptyScope = arguments.first == "empty-scope"
 let lookups = arguments.first == "lookups"
 // `same`: the hand-wired handlers on both sides (a control).
 let same = arguments.first == "same"
+// `swift-dependencies`: the hand-wired handlers, their service bound with swift-dependencies.
+let swiftDependencies = arguments.first == "swift-dependencies"
 let scopedWiring: Wiring =
     emptyScope
     ? .byHandInEmptyScope(try HandWiredDependencies())
     : lookups ? .byHandLookingUp : same ? .byHand(try HandWiredDependencies()) : .stitcher
-let scoped = Application(router: todoRouter(wiring: scopedWiring), logger: logger)
+let scoped = Application(
+    router: swiftDependencies
+        ? swiftDependenciesRouter(
+            repository: try DependencyGraph.inject(), time: try DependencyGraph.inject(), ids: try DependencyGraph.inject(),
+            logger: try DependencyGraph.inject(), outcomes: try DependencyGraph.inject())
+        : todoRouter(wiring: scopedWiring),
+    logger: logger)
 let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
-if let only = arguments.first, !emptyScope, !lookups, !same {
+if let only = arguments.first, !emptyScope, !lookups, !same, !swiftDependencies {
     guard only == "scope" || only == "hand", let bursts = Int(arguments.dropFirst().first ?? "20") else {
-        print("usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope | todo-scope-cost lookups | todo-scope-cost same")
+        print(
+            "usage: todo-scope-cost [scope|hand [bursts]] | todo-scope-cost empty-scope | todo-scope-cost lookups | "
+                + "todo-scope-cost same | todo-scope-cost swift-dependencies")
         exit(2)
     }
     let times = try await (only == "scope" ? scoped : byHand).test(.router) { client in

@@ -28,19 +28,30 @@ public func todoContainer(logger: Logger, journal: LifecycleJournal, outcomes: U
 
 /// The routes: create, list, complete and delete todos.
 public func todoRouter(wiring: Wiring = .stitcher) -> Router<BasicRequestContext> {
-    let router = Router()
     switch wiring {
-    case .stitcher: router.add(middleware: RequestScopeMiddleware())
-    case .byHand(let dependencies): router.add(middleware: HandWiredMiddleware(dependencies: dependencies))
+    case .stitcher: todoRouter(middleware: RequestScopeMiddleware(), service: wiring.service)
+    case .byHand(let dependencies): todoRouter(middleware: HandWiredMiddleware(dependencies: dependencies), service: wiring.service)
     case .byHandInEmptyScope(let dependencies):
-        router.add(middleware: HandWiredMiddleware(dependencies: dependencies, inEmptyScope: true))
-    case .byHandLookingUp: router.add(middleware: HandWiredMiddleware(dependencies: nil, inEmptyScope: true))
+        todoRouter(middleware: HandWiredMiddleware(dependencies: dependencies, inEmptyScope: true), service: wiring.service)
+    case .byHandLookingUp: todoRouter(middleware: HandWiredMiddleware(dependencies: nil, inEmptyScope: true), service: wiring.service)
     }
-    let service = wiring.service
+}
+
+/// The routes behind `middleware`, each taking the request's `TodoService` from `service`:
+/// a wiring of your own, such as another dependency library's (`todo-scope-cost` compares
+/// one with the request scope).
+///
+/// ```swift
+/// let router = todoRouter(middleware: RequestScopeMiddleware()) { try DependencyGraph.inject() }
+/// ```
+public func todoRouter(
+    middleware: some RouterMiddleware<BasicRequestContext>, service: @escaping @Sendable () throws -> TodoService
+) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: middleware)
     let todos = router.group("todos")
     todos.post { request, context -> EditedResponse<Todo> in
-        struct Create: Decodable { let title: String }
-        let create = try await request.decode(as: Create.self, context: context)
+        let create = try await request.decode(as: CreateTodo.self, context: context)
         return EditedResponse(status: .created, response: try service().create(title: create.title))
     }
     todos.get { _, _ in try service().list() }
@@ -50,6 +61,11 @@ public func todoRouter(wiring: Wiring = .stitcher) -> Router<BasicRequestContext
         return .noContent
     }
     return router
+}
+
+/// The body of `POST /todos`.
+private struct CreateTodo: Decodable {
+    let title: String
 }
 
 /// The application: the router, with the graph's services run by a `DependencyServiceGroup`
