@@ -1,7 +1,5 @@
 import Dependencies
-import Foundation
 import Hummingbird
-import Logging
 import TodoServer
 
 // `todo-scope-cost swift-dependencies`: the request's objects made by hand, as the hand-wired
@@ -21,42 +19,27 @@ extension DependencyValues {
     }
 }
 
-/// Makes the request's objects by hand, from singletons taken from the graph once (by the
-/// caller: this file does not import Stitcher, whose `Dependency` and `Dependencies` would
-/// hide swift-dependencies' names), and binds the service for the handlers with
+/// Makes the request's objects by hand, as the hand-wired middleware does
+/// (`HandWiredDependencies.respond(to:_:)`), and binds the service for the handlers with
 /// `withDependencies`.
 private struct SwiftDependenciesMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
-    let repository: any TodoRepository
-    let time: any TimeSource
-    let ids: any IDGenerator
-    let logger: Logger
-    let outcomes: UnitOfWorkOutcomes
+    let dependencies: HandWiredDependencies
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let current = CurrentRequest()
-        current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
-        let logger = RequestLogger(request: current, base: logger)
-        let unit = UnitOfWork(repository: repository, logger: logger, outcomes: outcomes)
-        defer { unit.tearDown() }
-        let service = TodoService(repository: repository, unitOfWork: unit, time: time, ids: ids, logger: logger)
-        var response = try await withDependencies {
-            $0.todoService = service
-        } operation: {
-            try await next(request, context)
+        try await dependencies.respond(to: request) { service in
+            try await withDependencies {
+                $0.todoService = service
+            } operation: {
+                try await next(request, context)
+            }
         }
-        if response.status.code < 400 { unit.markSucceeded() }
-        response.headers[.init("x-request-id")!] = current.id
-        return response
     }
 }
 
-/// The routes with swift-dependencies' wiring, over the given singletons.
-func swiftDependenciesRouter(
-    repository: any TodoRepository, time: any TimeSource, ids: any IDGenerator, logger: Logger, outcomes: UnitOfWorkOutcomes
-) -> Router<BasicRequestContext> {
-    let middleware = SwiftDependenciesMiddleware(repository: repository, time: time, ids: ids, logger: logger, outcomes: outcomes)
-    return todoRouter(middleware: middleware) { () throws -> TodoService in
+/// The routes with swift-dependencies' wiring, over singletons taken from the graph once.
+func swiftDependenciesRouter(_ dependencies: HandWiredDependencies) -> Router<BasicRequestContext> {
+    todoRouter(middleware: SwiftDependenciesMiddleware(dependencies: dependencies)) { () throws -> TodoService in
         @Dependency(\.todoService) var service: TodoService?
         return service!
     }

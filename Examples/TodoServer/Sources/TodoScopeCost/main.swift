@@ -70,11 +70,7 @@ let scopedWiring: Wiring =
     ? .byHandInEmptyScope(try HandWiredDependencies())
     : lookups ? .byHandLookingUp : same ? .byHand(try HandWiredDependencies()) : .stitcher
 let scoped = Application(
-    router: swiftDependencies
-        ? swiftDependenciesRouter(
-            repository: try DependencyGraph.inject(), time: try DependencyGraph.inject(), ids: try DependencyGraph.inject(),
-            logger: try DependencyGraph.inject(), outcomes: try DependencyGraph.inject())
-        : todoRouter(wiring: scopedWiring),
+    router: swiftDependencies ? swiftDependenciesRouter(try HandWiredDependencies()) : todoRouter(wiring: scopedWiring),
     logger: logger)
 let byHand = Application(router: todoRouter(wiring: .byHand(try HandWiredDependencies())), logger: logger)
 if let only = arguments.first, !emptyScope, !lookups, !same, !swiftDependencies {

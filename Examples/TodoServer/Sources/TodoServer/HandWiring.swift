@@ -58,15 +58,35 @@ struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func handWired(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
-        let dependencies = try self.dependencies ?? HandWiredDependencies()
+        try await (self.dependencies ?? HandWiredDependencies()).respond(to: request) { service in
+            try await HandWiredService.$current.withValue(service) { try await next(request, context) }
+        }
+    }
+}
+
+extension HandWiredDependencies {
+    /// Makes a request's objects by hand (the request, its logger, its unit of work, the
+    /// service), gets the response from `respond`, given the service, and ends the unit of
+    /// work: committed when the response is a success, rolled back otherwise.
+    ///
+    /// What `HandWiredMiddleware` does, for any way of handing the service to the handlers
+    /// (`todo-scope-cost swift-dependencies` binds it with swift-dependencies):
+    ///
+    /// ```swift
+    /// enum Handlers { @TaskLocal static var service: TodoService? }
+    ///
+    /// try await dependencies.respond(to: request) { service in
+    ///     try await Handlers.$service.withValue(service) { try await next(request, context) }
+    /// }
+    /// ```
+    public func respond(to request: Request, _ respond: (TodoService) async throws -> Response) async throws -> Response {
         let current = CurrentRequest()
         current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
-        let logger = RequestLogger(request: current, base: dependencies.logger)
-        let unit = UnitOfWork(repository: dependencies.repository, logger: logger, outcomes: dependencies.outcomes)
+        let logger = RequestLogger(request: current, base: self.logger)
+        let unit = UnitOfWork(repository: repository, logger: logger, outcomes: outcomes)
         defer { unit.tearDown() }
-        let service = TodoService(
-            repository: dependencies.repository, unitOfWork: unit, time: dependencies.time, ids: dependencies.ids, logger: logger)
-        var response = try await HandWiredService.$current.withValue(service) { try await next(request, context) }
+        var response = try await respond(
+            TodoService(repository: repository, unitOfWork: unit, time: time, ids: ids, logger: logger))
         if response.status.code < 400 { unit.markSucceeded() }
         response.headers[.init("x-request-id")!] = current.id
         return response
