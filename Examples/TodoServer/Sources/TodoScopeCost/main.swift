@@ -19,8 +19,9 @@ import TodoServer
 // `todo-scope-cost same` runs the hand-wired handlers on both sides, a control: what the
 // method reads when there is no difference; `todo-scope-cost swift-dependencies` compares
 // the hand-wired handlers whose service is bound with swift-dependencies' `withDependencies`
-// (`SwiftDependenciesWiring.swift`) with them as they are. Besides the two medians' difference, it prints the
-// median of each round's paired difference with a 90% bootstrap interval (the steadier figure).
+// (`SwiftDependenciesWiring.swift`) with them as they are. Besides the two medians'
+// difference, it prints the median of each round's paired difference with a 90% bootstrap
+// interval (the steadier figure).
 var logger = Logger(label: "todo-scope-cost")
 logger.logLevel = .warning
 DependencyGraph.activate(

@@ -66,7 +66,7 @@ struct HandWiredMiddleware<Context: RequestContext>: RouterMiddleware {
 
 extension HandWiredDependencies {
     /// Makes a request's objects by hand (the request, its logger, its unit of work, the
-    /// service), gets the response from `respond`, given the service, and ends the unit of
+    /// service), gets the response from `handle`, given the service, and ends the unit of
     /// work: committed when the response is a success, rolled back otherwise.
     ///
     /// What `HandWiredMiddleware` does, for any way of handing the service to the handlers
@@ -79,14 +79,13 @@ extension HandWiredDependencies {
     ///     try await Handlers.$service.withValue(service) { try await next(request, context) }
     /// }
     /// ```
-    public func respond(to request: Request, _ respond: (TodoService) async throws -> Response) async throws -> Response {
+    public func respond(to request: Request, _ handle: (TodoService) async throws -> Response) async throws -> Response {
         let current = CurrentRequest()
         current.id = request.headers[.init("x-request-id")!] ?? UUID().uuidString
         let logger = RequestLogger(request: current, base: self.logger)
         let unit = UnitOfWork(repository: repository, logger: logger, outcomes: outcomes)
         defer { unit.tearDown() }
-        var response = try await respond(
-            TodoService(repository: repository, unitOfWork: unit, time: time, ids: ids, logger: logger))
+        var response = try await handle(TodoService(repository: repository, unitOfWork: unit, time: time, ids: ids, logger: logger))
         if response.status.code < 400 { unit.markSucceeded() }
         response.headers[.init("x-request-id")!] = current.id
         return response
