@@ -68,6 +68,14 @@ struct Carrier: Sendable {
     let injected: Svc
 }
 final class Conforming: Probe, Service, @unchecked Sendable {}
+/// A class-bound protocol registered as itself (`Reader(…) as any Reading`): its transient
+/// instances are made by the injecting code's typed factory, unboxed.
+protocol Reading: AnyObject, Sendable {}
+final class Reader: Probe, Reading, @unchecked Sendable {}
+/// An opaque protocol registered as itself (`Holding(…) as any Gauge`), whose values hold a
+/// probe their factory made.
+protocol Gauge: Sendable { var probe: Svc { get } }
+struct Holding: Gauge { let probe: Svc }
 
 /// What breaks an invariant.
 struct StressFailure: Error, CustomStringConvertible {

@@ -16,7 +16,8 @@ enum Scenarios {
     /// Overriding containers activated and deactivated while other threads inject.
     static let overrides = Scenario(
         name: "overrides",
-        summary: "3 overriding containers swapped by 2 threads while 3 inject by name, type, value, as arrays and as structs"
+        summary:
+            "3 overriding containers swapped by 2 threads while 3 inject by name, type, value, as arrays, as structs and as protocols registered as themselves"
     ) { runner in
         let census = Census()
         let base = DependencyContainer {
@@ -25,6 +26,8 @@ enum Scenarios {
             Dependency(named: "base-singleton") { Svc(tag: 0, census: census) }.scope(.singleton)
             Dependency { Conforming(tag: 0, census: census) }.conforms(to: (any Service).self).scope(.singleton)
             Dependency { Carrier(tag: 0, made: Svc(tag: 0, census: census), injected: try DependencyGraph.inject()) }
+            Dependency { Reader(tag: 0, census: census) as any Reading }
+            Dependency { Holding(probe: Svc(tag: 0, census: census)) as any Gauge }
         }
         let overrides = (1...3).map { k in
             DependencyContainer {
@@ -35,6 +38,9 @@ enum Scenarios {
                 Dependency { Conforming(tag: k, census: census) }.conforms(to: (any Service).self).scope(.singleton)
                 // Its factory injects, which may replace the thread's snapshot while it runs.
                 Dependency { Carrier(tag: k, made: Svc(tag: k, census: census), injected: try DependencyGraph.inject()) }
+                // Values of protocols registered as themselves, made by the injecting code.
+                Dependency { Reader(tag: k, census: census) as any Reading }
+                Dependency { Holding(probe: Svc(tag: k, census: census)) as any Gauge }
             }
         }
         DependencyGraph.activate(base)
@@ -58,6 +64,11 @@ enum Scenarios {
                 let carrier: Carrier = try DependencyGraph.inject()
                 try carrier.made.check("the probe a struct's factory made", tags: carrier.tag...carrier.tag)
                 try carrier.injected.check("the probe a struct's factory injected", tags: 0...3)
+                guard let reader = try DependencyGraph.inject() as any Reading as? Probe else {
+                    throw StressFailure("inject() as any Reading is not a probe")
+                }
+                try reader.check("inject() as any Reading", tags: 0...3)
+                try (try DependencyGraph.inject() as any Gauge).probe.check("the probe of inject() as any Gauge", tags: 0...3)
                 let baseSingleton: Svc = try DependencyGraph.inject(byName: "base-singleton")
                 try baseSingleton.check("the base's named singleton", tags: 0...0)
                 if let byValue: Svc = try? DependencyGraph.inject(byValue: k) {

@@ -19,6 +19,8 @@ stitcher_lookup_counters stitcher_counters = { .detects_cycles = 0 };
 #endif
 stitcher_path_counter stitcher_paths;
 _Atomic(void *) stitcher_existential_templates[STITCHER_TEMPLATE_SLOTS];
+_Atomic(unsigned long) stitcher_unaware_types[STITCHER_UNAWARE_TYPE_SLOTS];
+_Atomic(unsigned long) stitcher_existential_places[STITCHER_EXISTENTIAL_PLACE_SLOTS];
 
 // Whether this process registered for the expedited private barrier: set once, before any
 // hazard cell exists. Kept apart from `asymmetric_fences` (the readers' mode), so that the

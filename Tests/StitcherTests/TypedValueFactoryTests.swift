@@ -30,7 +30,7 @@ private var depth: Int { ThreadState.current.frames.count }
 
 @Suite(.isolatedDependencyGraph)
 struct TypedValueFactoryTests {
-    @Test func onlyAStructOfExactlyItsTypeGetsATypedFactory() throws {
+    @Test func onlyAValueMadeAsItsRegisteredTypeGetsATypedFactory() throws {
         let container = DependencyContainer {
             Dependency { Inner(depth: 0) }
             Dependency { Square() as any Shape }
@@ -38,9 +38,10 @@ struct TypedValueFactoryTests {
             Dependency { (tag: Int) in Inner(depth: tag) }
         }
         let typed = container.registrations().map { $0.writesValues && $0.valueFactory != nil }
-        // An existential's values are of other types; a decorator replaces the factory; a
-        // factory with parameters is not the path's.
-        #expect(typed == [true, false, false, false])
+        // An existential's factory asks each value of another type whether it is
+        // `PostInstantiationAware`; a decorator replaces the factory; a factory with
+        // parameters is not the path's.
+        #expect(typed == [true, true, false, false])
     }
 
     @Test func emptyAndOneByteStructsComeBackAsMade() throws {

@@ -77,7 +77,7 @@ func profileParameterOverloadShape(_ count: Int, withParameter: Bool = true) thr
 
 /// Injects `count` times the shape `name` names (`struct`: a struct by its own type;
 /// `value`: a value type behind a protocol; `made-value`: a value registered as its
-/// protocol; `singleton`: a singleton by its protocol), for a profiler.
+/// protocol; `made`: a transient class registered as its protocol; `singleton`: a singleton by its protocol), for a profiler.
 func profileShape(_ name: String, _ count: Int) throws {
     activateShapes()
     switch name {
@@ -85,6 +85,7 @@ func profileShape(_ name: String, _ count: Int) throws {
     case "struct-baseline": for _ in 0..<count { _ = consume(ShapeSettings()) }
     case "value": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as any ShapeValue) }
     case "made-value": for _ in 0..<count { _ = consume(try DependencyGraph.inject() as any ShapeMadeValue) }
+    case "made": for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeMade) }
     default: for _ in 0..<count { use(try DependencyGraph.inject() as any ShapeService) }
     }
 }

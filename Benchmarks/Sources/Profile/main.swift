@@ -309,7 +309,7 @@ if workload == "shape-transient" {
     try profileTransientShape(iterations)
     exit(0)
 }
-if ["shape-struct", "shape-struct-baseline", "shape-value", "shape-made-value", "shape-singleton"].contains(workload) {
+if ["shape-struct", "shape-struct-baseline", "shape-value", "shape-made-value", "shape-made", "shape-singleton"].contains(workload) {
     try profileShape(String(workload.dropFirst("shape-".count)), iterations)
     exit(0)
 }

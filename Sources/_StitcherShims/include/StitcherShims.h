@@ -226,6 +226,39 @@ static inline _Bool stitcher_publish_existential_template(unsigned long slot, vo
         memory_order_release, memory_order_relaxed);
 }
 
+/// Tables of what the engine learns about types, each slot one word written with relaxed
+/// atomics (a slot publishes nothing but itself): `UnawareTypes`' types known not to be
+/// `PostInstantiationAware` (a type's metadata address, or 0), and
+/// `ExistentialDynamicTypes`' places of a value's type in an existential (the existential's
+/// metadata address with flags in its low bits, or 0). C's, so that reading them needs no
+/// lazy initialization.
+#define STITCHER_UNAWARE_TYPE_SLOTS 128
+#define STITCHER_EXISTENTIAL_PLACE_SLOTS 64
+extern _Atomic(unsigned long) stitcher_unaware_types[STITCHER_UNAWARE_TYPE_SLOTS];
+extern _Atomic(unsigned long) stitcher_existential_places[STITCHER_EXISTENTIAL_PLACE_SLOTS];
+
+/// The word in `slot` (masked to the table) of `UnawareTypes`.
+static inline unsigned long stitcher_unaware_type(unsigned long slot) {
+    return atomic_load_explicit(&stitcher_unaware_types[slot & (STITCHER_UNAWARE_TYPE_SLOTS - 1)], memory_order_relaxed);
+}
+
+/// Stores `word` in `slot` (masked to the table) of `UnawareTypes`.
+static inline void stitcher_set_unaware_type(unsigned long slot, unsigned long word) {
+    atomic_store_explicit(&stitcher_unaware_types[slot & (STITCHER_UNAWARE_TYPE_SLOTS - 1)], word, memory_order_relaxed);
+}
+
+/// The word in `slot` (masked to the table) of `ExistentialDynamicTypes`.
+static inline unsigned long stitcher_existential_place(unsigned long slot) {
+    return atomic_load_explicit(
+        &stitcher_existential_places[slot & (STITCHER_EXISTENTIAL_PLACE_SLOTS - 1)], memory_order_relaxed);
+}
+
+/// Stores `word` in `slot` (masked to the table) of `ExistentialDynamicTypes`.
+static inline void stitcher_set_existential_place(unsigned long slot, unsigned long word) {
+    atomic_store_explicit(
+        &stitcher_existential_places[slot & (STITCHER_EXISTENTIAL_PLACE_SLOTS - 1)], word, memory_order_relaxed);
+}
+
 /// Makes every thread's earlier announcements visible to the caller, and the caller's
 /// earlier stores visible to every thread's later loads: Linux's `membarrier` when
 /// `asymmetric_fences` is set, otherwise a fence (announcements are then fences themselves).

@@ -29,22 +29,37 @@ extension DependencyGraph {
     /// `inject(byType:arguments:)` without parameters for a class-bound protocol `D`: a
     /// class's instance (a singleton's or a new one) is written into the existential from
     /// the template the engine found for its class, taking over the reference the engine
-    /// counted, with no view between them; any other answer is turned into a `D` as a
-    /// class's is (`directValue(_:as:)`); the general path when there is no direct answer.
+    /// counted, with no view between them; a new value of a registration of `D` itself
+    /// (`Impl() as any P`) is made by its typed factory, or written there by the engine,
+    /// unboxed (as `injectValue(byType:)` makes a value); any other answer is
+    /// turned into a `D` as a class's is (`directValue(_:as:)`); the general path when there
+    /// is no direct answer.
     @inlinable
     static func injectClassBound<D>(byType _: D.Type) throws -> D {
-        guard let answer = try _directAnswer(ofClassBound: ObjectIdentifier(D.self)) else {
-            return try resolve(byType: D.self, arguments: .none)
-        }
-        guard let template = answer.template else {
-            return directValue(Unmanaged<AnyObject>.fromOpaque(answer.reference).takeRetainedValue(), as: D.self)
-        }
-        return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
+        try withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer -> D in
             let existential = buffer.baseAddress!
-            ExistentialTemplates.present(
-                answer.reference, from: template, into: UnsafeMutableRawPointer(existential), size: MemoryLayout<D>.size)
-            return existential.move()
+            guard let answer = try _directAnswer(ofClassBound: ObjectIdentifier(D.self), into: UnsafeMutableRawPointer(existential))
+            else { return try resolve(byType: D.self, arguments: .none) }
+            if let template = answer.template {
+                ExistentialTemplates.present(
+                    answer.reference, from: template, into: UnsafeMutableRawPointer(existential), size: MemoryLayout<D>.size)
+                return existential.move()
+            }
+            return try classBoundValue(answer.reference, in: existential)
         }
+    }
+
+    /// `injectClassBound(byType:)`'s answer without a template: a new value written into
+    /// `existential`, its typed factory, or an object turned into a `D` as a class's is
+    /// (`directValue(_:as:)`). Not inlined, so that the singleton's read stays the size it
+    /// has (inlined, a singleton by its protocol ran 37 instructions more).
+    @inlinable @inline(never)
+    static func classBoundValue<D>(_ reference: UnsafeMutableRawPointer, in existential: UnsafeMutablePointer<D>) throws -> D {
+        if reference == UnsafeMutableRawPointer(existential) { return existential.move() }
+        if Int(bitPattern: reference) & valueFactoryTag != 0 {
+            return try makeValueInline(with: Unmanaged<ValueFactory<D>>.fromOpaque(reference - valueFactoryTag))
+        }
+        return directValue(Unmanaged<AnyObject>.fromOpaque(reference).takeRetainedValue(), as: D.self)
     }
 
     /// What `_directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
@@ -67,9 +82,16 @@ extension DependencyGraph {
     /// type about 40 instructions of its 260.)
     @inlinable @inline(never)
     static func makeValue<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
+        try makeValueInline(with: factory)
+    }
+
+    /// `makeValue(with:)` inlined into a caller that is itself out of line
+    /// (`classBoundValue(_:in:)`).
+    @inlinable @inline(__always)
+    static func makeValueInline<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
         let value: D
         do {
-            value = try factory._withUnsafeGuaranteedRef { try $0.make() }
+            value = try factory._withUnsafeGuaranteedRef { try $0.value() }
         } catch {
             throw endValueBuild(failing: error)
         }
@@ -159,11 +181,13 @@ func _directAnswer(
 }
 
 /// `_directObject(ofType:_:)` for a class-bound protocol: the answer with, when the
-/// instance's class has one, the template presenting it as the protocol (see
-/// `GraphEngine.directAnswer(ofClassBound:_:)`).
+/// instance's class has one, the template presenting it as the protocol; or, for a new
+/// value, its typed factory or `destination` (uninitialized memory for one) where it was
+/// written, as `_directAnswer(ofType:_:into:)` answers (see
+/// `GraphEngine.directAnswer(ofClassBound:_:into:)`).
 @usableFromInline
-func _directAnswer(ofClassBound id: ObjectIdentifier) throws -> ClassBoundAnswer? {
-    try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1) }
+func _directAnswer(ofClassBound id: ObjectIdentifier, into destination: UnsafeMutableRawPointer) throws -> ClassBoundAnswer? {
+    try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1, into: destination) }
 }
 
 /// `_directObject(ofType:_:)` for a registration located by name, requested as the type `id`.

@@ -159,8 +159,8 @@ public enum DependencyFactory {
         /// stored, written in place when injected (see `ValueWriter`).
         ///
         /// A value of an existential `T` (`Impl() as any P`) is of another type, which may be
-        /// `PostInstantiationAware`: the writer asks, as `RegistrationRecord.finish(_:)` does
-        /// for a boxed one. Never inlined: inlined into the initializers, it made them too
+        /// `PostInstantiationAware`: the writer and the typed factory ask, as
+        /// `RegistrationRecord.finish(_:)` does for a boxed one. Never inlined: inlined into the initializers, it made them too
         /// large for the optimizer to inline into a class's registration, which then called
         /// its factory through a context (30 instructions more a transient).
         @inlinable @inline(never)
@@ -169,9 +169,10 @@ public enum DependencyFactory {
             self.init(
                 parameterTypes: [], signature: InjectionArguments.noParameters, origin: origin, storesObjects: false,
                 form: BoxedForm<T>.self,
-                writeValue: ValueWriter(of: T.self, factory: notifies ? nil : ValueFactory(factory)) { _, destination in
-                    let value = try factory()
-                    if notifies { ValueWriter.notifyIfAware(value) }
+                writeValue: ValueWriter(of: T.self, factory: notifies ? ValueFactory(notifying: factory) : ValueFactory(factory)) {
+                    _, destination in
+                    var value = try factory()
+                    if notifies { ValueWriter.notifyIfAware(&value) }
                     destination.initializeMemory(as: T.self, to: value)
                 }
             ) { _ in

@@ -9,11 +9,21 @@
 /// the engine returns.
 @usableFromInline
 struct ClassBoundAnswer {
-    /// The object's address, retained once for the caller.
+    /// The object's address, retained once for the caller; or a new value's answer
+    /// (`init(value:)`).
     @usableFromInline let reference: UnsafeMutableRawPointer
     /// The verified template presenting the object's class as the protocol asked for; nil
     /// when `reference` is a view or another answer.
     @usableFromInline let template: UnsafeRawPointer?
+
+    /// The answer for a new value (`GraphEngine.directAnswer(ofClassBound:_:into:)`): the
+    /// caller's memory, where it was written, or a typed factory tagged with
+    /// `DependencyGraph.valueFactoryTag`, as `_directAnswer(ofType:_:into:)` answers.
+    @inline(__always)
+    init(value: UnsafeMutableRawPointer) {
+        reference = value
+        template = nil
+    }
 
     @inline(__always)
     init(retaining object: AnyObject, template: UnsafeRawPointer?) {

@@ -6,9 +6,14 @@ extension GraphEngine {
     /// `directObject(ofType:_:_:)` for a caller asking for a class-bound protocol: a
     /// singleton's or a new instance, with the template that presents its class as the
     /// protocol when one is verified (see `ClassBoundAnswer`), so that the caller writes the
-    /// existential itself; otherwise the object `directObject(ofType:_:_:)` gives.
+    /// existential itself; for a transient registration of the protocol itself
+    /// (`Impl() as any P`), a new value's typed factory or the value written into
+    /// `destination`, unboxed, as `directAnswer(ofType:_:_:into:)` answers for a value;
+    /// otherwise the object `directObject(ofType:_:_:)` gives.
     @inline(__always)
-    func directAnswer(ofClassBound id: ObjectIdentifier, _ state: ThreadState) throws -> ClassBoundAnswer? {
+    func directAnswer(
+        ofClassBound id: ObjectIdentifier, _ state: ThreadState, into destination: UnsafeMutableRawPointer
+    ) throws -> ClassBoundAnswer? {
         try withCurrentSnapshot(state) { snapshot -> ClassBoundAnswer? in
             let lookup = snapshot.directLookup(ofType: id)
             if let entry = lookup.entry {
@@ -17,6 +22,10 @@ extension GraphEngine {
                     if let answer = entry._withUnsafeGuaranteedRef({ presentedInstance(of: $0, state, as: id) }) { return answer }
                 case .transientView:
                     return try entry._withUnsafeGuaranteedRef { try presentedTransient(of: $0, state, as: id) }
+                case .transient:
+                    if let value = try entry._withUnsafeGuaranteedRef({ try transientValue(of: $0, state, into: destination, as: id) }) {
+                        return ClassBoundAnswer(value: value)
+                    }
                 default:
                     break
                 }
@@ -49,6 +58,19 @@ extension GraphEngine {
         guard entry.record.storesObjects, let instance = entry.publishedInstance(state.hazard) else { return nil }
         guard let template = ExistentialTemplates.verifiedTemplate(presenting: instance, as: id) else { return nil }
         return ClassBoundAnswer(retaining: instance, template: template)
+    }
+
+    /// `transientValue(of:_:as:into:)` for a class-bound protocol's own registration
+    /// (`Impl() as any P`, whose record writes values; a class's does not, and answers
+    /// nil): outlined, so that the singletons' reads, inlined into every caller, stay small.
+    ///
+    /// `entry` is passed unretained from the lookup: the build's frame keeps the snapshot,
+    /// and so the entry, alive while the factory runs, as for any transient.
+    @inline(never)
+    private func transientValue(
+        of entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer, as id: ObjectIdentifier
+    ) throws -> UnsafeMutableRawPointer? {
+        try transientValue(of: entry, state, as: id, into: destination)
     }
 
     /// A new instance of `entry`'s registration, requested as its protocol `id` (a

@@ -49,27 +49,38 @@ extension GraphEngine {
     ) throws -> UnsafeMutableRawPointer? {
         try withCurrentSnapshot(state) { snapshot -> UnsafeMutableRawPointer? in
             let lookup = snapshot.directLookup(ofType: id)
-            // The record's flag is read here, so that a class's transient pays no call.
             if lookup.isTransient, arguments.isEmpty, let entry = lookup.entry,
-                let answer = try entry._withUnsafeGuaranteedRef({ entry -> UnsafeMutableRawPointer? in
-                    try entry.withRecord { record -> UnsafeMutableRawPointer? in
-                        guard record.writesValues else { return nil }
-                        // Exactly the type asked for, with a typed factory: the build is started
-                        // here and its factory run by the caller (`DependencyGraph.makeValue(with:)`),
-                        // the frame keeping the snapshot, and so the factory, alive until the
-                        // caller pops it (see `ValueFactory`).
-                        if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
-                            try enterValueBuild(entry, state)
-                            return factory.toOpaque() + DependencyGraph.valueFactoryTag
-                        }
-                        return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
-                    }
-                })
+                let answer = try entry._withUnsafeGuaranteedRef({ try transientValue(of: $0, state, as: id, into: destination) })
             {
                 return answer
             }
             return try object(for: lookup, as: id, arguments, state).map { Unmanaged.passRetained($0).toOpaque() }
         } ?? nil
+    }
+
+    /// A new value of `entry`'s transient registration without parameters, when its record
+    /// writes values, for a caller asking for the type `id` that gave `destination`
+    /// (uninitialized memory for one): the typed factory, tagged with `valueFactoryTag`,
+    /// whose build is started here, when the registration produces exactly `id`; otherwise
+    /// `destination`, the value written there (`writeTransientValue`). Nil, before anything
+    /// is built, when neither can answer.
+    ///
+    /// A typed factory is run by the caller (`DependencyGraph.makeValue(with:)`), the frame
+    /// keeping the snapshot, and so the factory, alive until the caller pops it (see
+    /// `ValueFactory`). The record's flag is read here, so that a class's transient pays no
+    /// call.
+    @inline(__always)
+    func transientValue(
+        of entry: IndexEntry, _ state: ThreadState, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer
+    ) throws -> UnsafeMutableRawPointer? {
+        try entry.withRecord { record -> UnsafeMutableRawPointer? in
+            guard record.writesValues else { return nil }
+            if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
+                try enterValueBuild(entry, state)
+                return factory.toOpaque() + DependencyGraph.valueFactoryTag
+            }
+            return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
+        }
     }
 
     /// `directObject(ofType:_:_:)` for a registration located by name, requested as the type `id`.
@@ -227,7 +238,7 @@ extension GraphEngine {
     /// template's size is `destination`'s: it was learnt from a cast to the type `id`).
     ///
     /// `entry` is passed unretained from the lookup (the caller's snapshot holds it).
-    /// Inlined into `directAnswer(ofType:_:_:into:)`, its one caller (a value's path only):
+    /// Inlined into `transientValue(of:_:as:into:)`, its one caller (a value's path only):
     /// the call cost a value presented as its protocol more (callgrind `shape-value` 401 →
     /// 376) than the larger function costs a struct injected as its own type (236 → 241).
     @inline(__always)

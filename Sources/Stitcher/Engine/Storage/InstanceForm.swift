@@ -27,8 +27,9 @@ final class BoxedForm<T>: InstanceForm {
 @usableFromInline
 class InstanceBox: @unchecked Sendable {
     var anyValue: Any { fatalError("abstract") }
-    /// Whether the value's dynamic type is not the box's type (a value behind an existential).
-    var holdsAnotherType: Bool { fatalError("abstract") }
+    /// Calls `didInstantiate()` of the value when it is of another type than the box's (a
+    /// value behind an existential) and `PostInstantiationAware` (`ValueWriter.notifyIfAware`).
+    func notifyIfAware() { fatalError("abstract") }
 }
 
 @usableFromInline
@@ -40,7 +41,10 @@ final class TypedBox<T>: InstanceBox, @unchecked Sendable {
 
     override var anyValue: Any { value }
 
-    override var holdsAnotherType: Bool { ObjectIdentifier(Swift.type(of: value as Any)) != ObjectIdentifier(T.self) }
+    override func notifyIfAware() {
+        var copy = value
+        ValueWriter.notifyIfAware(&copy)
+    }
 
     /// The underlying object when the value is a class instance behind an existential.
     var object: AnyObject? {

@@ -186,9 +186,8 @@ struct DeclaredDependency: Hashable, Sendable {
 @usableFromInline
 struct ValueWriter: @unchecked Sendable {
     let write: (InjectionArguments, UnsafeMutableRawPointer) throws -> Void
-    /// The factory itself, typed (a `ValueFactory<T>`), for a `T` whose values are all of
-    /// exactly `T`: what an injection of exactly `T` calls in its own module (see
-    /// `DependencyGraph.injectValue(byType:)`); nil for an existential `T`.
+    /// The factory itself, typed (a `ValueFactory<T>`): what an injection of exactly `T`
+    /// calls in its own module (see `DependencyGraph.injectValue(byType:)`).
     let factory: AnyObject?
     /// Whether the runtime stores the values written inline in an existential's buffer
     /// (`ValueLayout`), asked once, when the writer is made.
@@ -220,19 +219,27 @@ struct ValueWriter: @unchecked Sendable {
     static func notifiesInstances(of type: Any.Type) -> Bool { !MetadataKind.valuesAreExactly(type) }
 
     /// Calls `didInstantiate()` of a new value of another type than its registration's when
-    /// it is `PostInstantiationAware` (see `UnawareTypes`). Its dynamic type is looked up
-    /// first (`type(of:)` of a generic value bound to an existential would give the
-    /// existential), so that a type known not to be skips the conformance check.
+    /// it is `PostInstantiationAware` (see `UnawareTypes`). The value's dynamic type is read
+    /// where its existential keeps it, once that place is verified
+    /// (`ExistentialDynamicTypes`), so that a type known not to be skips the conformance
+    /// check without asking the runtime; otherwise it is asked (`type(of:)` of a generic
+    /// value bound to an existential would give the existential), and the place learnt.
     @inlinable
-    static func notifyIfAware<T>(_ value: T) {
-        guard !isKnownUnaware(Swift.type(of: value as Any)) else { return }
-        notifyChecking(value)
+    static func notifyIfAware<T>(_ value: inout T) {
+        // In place (`inout`): a copy of an existential holding an object counted a reference.
+        if withUnsafeBytes(of: &value, { ExistentialDynamicTypes.isKnownUnaware($0, as: T.self) }) { return }
+        let boxed = value as Any
+        withUnsafeBytes(of: &value) { notifyChecking(boxed, $0, as: T.self) }
     }
 
+    /// `notifyIfAware(_:)` asking the runtime for the dynamic type of `value`, whose bytes
+    /// (as a `type`) are `bytes`; rare once the existential's place is verified.
     @usableFromInline
-    static func isKnownUnaware(_ type: Any.Type) -> Bool { UnawareTypes.isKnownUnaware(type) }
-
-    @usableFromInline
-    static func notifyChecking(_ value: Any) { UnawareTypes.notifyIfAware(value) }
+    static func notifyChecking(_ value: Any, _ bytes: UnsafeRawBufferPointer, as type: Any.Type) {
+        ExistentialDynamicTypes.learn(bytes, from: value, as: type)
+        // A value of exactly its registration's type was checked when it was registered.
+        guard ObjectIdentifier(Swift.type(of: value)) != ObjectIdentifier(type) else { return }
+        UnawareTypes.notifyIfAware(value)
+    }
 
 }

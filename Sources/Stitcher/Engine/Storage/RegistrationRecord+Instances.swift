@@ -14,8 +14,8 @@ extension RegistrationRecord {
             let box = unsafeDowncast(instance, to: InstanceBox.self)
             if isAlwaysAware {
                 (box.anyValue as? PostInstantiationAware)?.didInstantiate()
-            } else if !boxesExactType, box.holdsAnotherType {
-                UnawareTypes.notifyIfAware(box.anyValue)
+            } else if !boxesExactType {
+                box.notifyIfAware()
             }
         }
         return instance

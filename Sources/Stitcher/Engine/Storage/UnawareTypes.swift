@@ -1,4 +1,4 @@
-import Atomics
+internal import _StitcherShims
 
 /// Types known not to be `PostInstantiationAware`, so that a new instance of one skips the
 /// conformance check.
@@ -10,29 +10,32 @@ import Atomics
 /// chosen by its identity, overwritten on a collision (then checked again, never wrongly
 /// skipped: a slot holds one identity or none).
 enum UnawareTypes {
-    private static let slots: [UnsafeAtomic<Int>] = (0..<128).map { _ in UnsafeAtomic<Int>.create(0) }
-
+    /// The slot of the type whose metadata lies at `address`: the address itself (`hashValue`
+    /// would run the hasher on every new instance), in `stitcher_unaware_types`.
     @inline(__always)
-    private static func slot(_ id: ObjectIdentifier) -> UnsafeAtomic<Int> {
-        // The address itself: `hashValue` would run the hasher on every new instance.
-        slots[Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & (slots.count - 1)]
-    }
+    private static func slot(_ address: UInt) -> UInt { address >> 4 }
 
     /// Whether `type` is known not to be `PostInstantiationAware` (a new value of it needs no check).
     static func isKnownUnaware(_ type: Any.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        return slot(id).load(ordering: .relaxed) == Int(bitPattern: id)
+        isKnownUnaware(address: UInt(bitPattern: ObjectIdentifier(type)))
+    }
+
+    /// Whether the type whose metadata lies at `address` is known not to be
+    /// `PostInstantiationAware`; the address is compared, never read (it may come from
+    /// memory `ExistentialDynamicTypes` reads).
+    @inline(__always)
+    static func isKnownUnaware(address: UInt) -> Bool {
+        address != 0 && stitcher_unaware_type(slot(address)) == address
     }
 
     /// Calls `didInstantiate()` of `value` when it is `PostInstantiationAware`.
     static func notifyIfAware(_ value: Any) {
-        let id = ObjectIdentifier(type(of: value))
-        let slot = slot(id)
-        if slot.load(ordering: .relaxed) == Int(bitPattern: id) { return }
+        let address = UInt(bitPattern: ObjectIdentifier(type(of: value)))
+        if isKnownUnaware(address: address) { return }
         if let aware = value as? PostInstantiationAware {
             aware.didInstantiate()
         } else {
-            slot.store(Int(bitPattern: id), ordering: .relaxed)
+            stitcher_set_unaware_type(slot(address), address)
         }
     }
 }
