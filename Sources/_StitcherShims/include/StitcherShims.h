@@ -253,10 +253,12 @@ static inline unsigned long stitcher_existential_place(unsigned long slot) {
         &stitcher_existential_places[slot & (STITCHER_EXISTENTIAL_PLACE_SLOTS - 1)], memory_order_relaxed);
 }
 
-/// Stores `word` in `slot` (masked to the table) of `ExistentialDynamicTypes`.
-static inline void stitcher_set_existential_place(unsigned long slot, unsigned long word) {
-    atomic_store_explicit(
-        &stitcher_existential_places[slot & (STITCHER_EXISTENTIAL_PLACE_SLOTS - 1)], word, memory_order_relaxed);
+/// Stores `word` in `slot` (masked to the table) of `ExistentialDynamicTypes` if the slot
+/// still holds `expected`; false if it does not.
+static inline _Bool stitcher_replace_existential_place(unsigned long slot, unsigned long expected, unsigned long word) {
+    return atomic_compare_exchange_strong_explicit(
+        &stitcher_existential_places[slot & (STITCHER_EXISTENTIAL_PLACE_SLOTS - 1)], &expected, word,
+        memory_order_relaxed, memory_order_relaxed);
 }
 
 /// Makes every thread's earlier announcements visible to the caller, and the caller's

@@ -24,7 +24,8 @@ internal import _StitcherShims
 /// The places live in a small table shared by every graph (`stitcher_existential_places`): a
 /// slot per existential chosen by its identity, overwritten on a collision (then learnt
 /// again, never wrongly used: a slot names its existential). Relaxed atomics: a slot is one
-/// word, and publishes nothing else.
+/// word, and publishes nothing else; it changes only by compare-and-exchange from the state
+/// its writer read.
 @usableFromInline
 enum ExistentialDynamicTypes {
     /// A slot's low bits, beside the existential's identity (metadata is 8-byte aligned).
@@ -79,11 +80,13 @@ enum ExistentialDynamicTypes {
         let id = UInt(bitPattern: ObjectIdentifier(existential))
         let state = stitcher_existential_place(slot(id))
         let known = state & ~flags == id
+        // Replaced only if unchanged since it was read: a place is verified by a thread that
+        // saw the agreement it builds on still there, never over another's disagreement.
         guard let place else {
-            if known { stitcher_set_existential_place(slot(id), 0) }
+            if known { _ = stitcher_replace_existential_place(slot(id), state, 0) }
             return
         }
         let agreedBefore = known && state & agreedOnce != 0 && state & referenceFirst == place
-        stitcher_set_existential_place(slot(id), id | place | agreedOnce | (agreedBefore ? verified : 0))
+        _ = stitcher_replace_existential_place(slot(id), state, id | place | agreedOnce | (agreedBefore ? verified : 0))
     }
 }
