@@ -4,10 +4,10 @@ import Testing
 @testable import Stitcher
 
 // A registration made as its protocol (`Dependency { Impl() as any P }`) produces values of
-// other types than the one it is registered as. Its transient values are made without a box:
-// by the caller's own code through the registration's typed factory, or written into the
-// caller's memory (a class-bound protocol's too), and each value whose type is
-// `PostInstantiationAware` is told it was made. The type is read where the existential keeps
+// other types than the one it is registered as. Its transient values are made without a box,
+// by the caller's own code through the registration's typed factory (a class-bound
+// protocol's instances too), and each value whose type is `PostInstantiationAware` is told
+// it was made. The type is read where the existential keeps
 // it once that place is verified (`ExistentialDynamicTypes`): these tests hold every value
 // to its answer before and after, for opaque and class-bound protocols, and the fallback a
 // runtime that lays existentials out otherwise would take.
@@ -108,7 +108,7 @@ struct ProtocolRegistrationTests {
         #expect(verified)
     }
 
-    @Test func anObservedGraphWritesTheValuesItTellsAbout() throws {
+    @Test func anObservedGraphIsToldAboutEveryValue() throws {
         // An observer is told about each instance: the engine builds it the boxed way.
         let calls = Counter()
         let observed = Counter()

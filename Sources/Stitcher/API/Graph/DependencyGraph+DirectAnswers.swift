@@ -30,36 +30,26 @@ extension DependencyGraph {
     /// class's instance (a singleton's or a new one) is written into the existential from
     /// the template the engine found for its class, taking over the reference the engine
     /// counted, with no view between them; a new value of a registration of `D` itself
-    /// (`Impl() as any P`) is made by its typed factory, or written there by the engine,
-    /// unboxed (as `injectValue(byType:)` makes a value); any other answer is
-    /// turned into a `D` as a class's is (`directValue(_:as:)`); the general path when there
-    /// is no direct answer.
+    /// (`Impl() as any P`) is made by its typed factory (`makeValue(with:)`), as
+    /// `injectValue(byType:)` makes a value; any other answer is turned into a `D` as a
+    /// class's is (`directValue(_:as:)`); the general path when there is no direct answer.
     @inlinable
     static func injectClassBound<D>(byType _: D.Type) throws -> D {
-        try withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer -> D in
+        guard let answer = try _directAnswer(ofClassBound: ObjectIdentifier(D.self)) else {
+            return try resolve(byType: D.self, arguments: .none)
+        }
+        guard let template = answer.template else {
+            return directValue(Unmanaged<AnyObject>.fromOpaque(answer.reference).takeRetainedValue(), as: D.self)
+        }
+        if template == ClassBoundAnswer.typedFactory {
+            return try makeValue(with: Unmanaged<ValueFactory<D>>.fromOpaque(answer.reference))
+        }
+        return withUnsafeTemporaryAllocation(of: D.self, capacity: 1) { buffer in
             let existential = buffer.baseAddress!
-            guard let answer = try _directAnswer(ofClassBound: ObjectIdentifier(D.self), into: UnsafeMutableRawPointer(existential))
-            else { return try resolve(byType: D.self, arguments: .none) }
-            if let template = answer.template {
-                ExistentialTemplates.present(
-                    answer.reference, from: template, into: UnsafeMutableRawPointer(existential), size: MemoryLayout<D>.size)
-                return existential.move()
-            }
-            return try classBoundValue(answer.reference, in: existential)
+            ExistentialTemplates.present(
+                answer.reference, from: template, into: UnsafeMutableRawPointer(existential), size: MemoryLayout<D>.size)
+            return existential.move()
         }
-    }
-
-    /// `injectClassBound(byType:)`'s answer without a template: a new value written into
-    /// `existential`, its typed factory, or an object turned into a `D` as a class's is
-    /// (`directValue(_:as:)`). Not inlined, so that the singleton's read stays the size it
-    /// has (inlined, a singleton by its protocol ran 37 instructions more).
-    @inlinable @inline(never)
-    static func classBoundValue<D>(_ reference: UnsafeMutableRawPointer, in existential: UnsafeMutablePointer<D>) throws -> D {
-        if reference == UnsafeMutableRawPointer(existential) { return existential.move() }
-        if Int(bitPattern: reference) & valueFactoryTag != 0 {
-            return try makeValueInline(with: Unmanaged<ValueFactory<D>>.fromOpaque(reference - valueFactoryTag))
-        }
-        return directValue(Unmanaged<AnyObject>.fromOpaque(reference).takeRetainedValue(), as: D.self)
     }
 
     /// What `_directAnswer(ofType:_:into:)` adds to the address of a typed factory it answers
@@ -181,13 +171,11 @@ func _directAnswer(
 }
 
 /// `_directObject(ofType:_:)` for a class-bound protocol: the answer with, when the
-/// instance's class has one, the template presenting it as the protocol; or, for a new
-/// value, its typed factory or `destination` (uninitialized memory for one) where it was
-/// written, as `_directAnswer(ofType:_:into:)` answers (see
-/// `GraphEngine.directAnswer(ofClassBound:_:into:)`).
+/// instance's class has one, the template presenting it as the protocol, or a new value's
+/// typed factory (see `GraphEngine.directAnswer(ofClassBound:_:)`).
 @usableFromInline
-func _directAnswer(ofClassBound id: ObjectIdentifier, into destination: UnsafeMutableRawPointer) throws -> ClassBoundAnswer? {
-    try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1, into: destination) }
+func _directAnswer(ofClassBound id: ObjectIdentifier) throws -> ClassBoundAnswer? {
+    try GraphEngine.withDirectContext { try $0.directAnswer(ofClassBound: id, $1) }
 }
 
 /// `_directObject(ofType:_:)` for a registration located by name, requested as the type `id`.

@@ -9,20 +9,24 @@
 /// the engine returns.
 @usableFromInline
 struct ClassBoundAnswer {
-    /// The object's address, retained once for the caller; or a new value's answer
-    /// (`init(value:)`).
+    /// The object's address, retained once for the caller; or a new value's typed factory
+    /// (`init(typedFactory:)`).
     @usableFromInline let reference: UnsafeMutableRawPointer
-    /// The verified template presenting the object's class as the protocol asked for; nil
-    /// when `reference` is a view or another answer.
+    /// The verified template presenting the object's class as the protocol asked for;
+    /// `typedFactory` for a typed factory; nil when `reference` is a view or another answer.
     @usableFromInline let template: UnsafeRawPointer?
 
-    /// The answer for a new value (`GraphEngine.directAnswer(ofClassBound:_:into:)`): the
-    /// caller's memory, where it was written, or a typed factory tagged with
-    /// `DependencyGraph.valueFactoryTag`, as `_directAnswer(ofType:_:into:)` answers.
+    /// The `template` that says `reference` is a new value's typed factory (a
+    /// `ValueFactory` of the protocol, whose build the engine started: see
+    /// `DependencyGraph.makeValue(with:)`), not an object: an address no template has.
+    @inlinable @inline(__always)
+    static var typedFactory: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 1)! }
+
+    /// The answer for a new value's typed factory (`typedFactory`), unretained.
     @inline(__always)
-    init(value: UnsafeMutableRawPointer) {
-        reference = value
-        template = nil
+    init(typedFactory factory: Unmanaged<AnyObject>) {
+        reference = factory.toOpaque()
+        template = Self.typedFactory
     }
 
     @inline(__always)

@@ -7,13 +7,11 @@ extension GraphEngine {
     /// singleton's or a new instance, with the template that presents its class as the
     /// protocol when one is verified (see `ClassBoundAnswer`), so that the caller writes the
     /// existential itself; for a transient registration of the protocol itself
-    /// (`Impl() as any P`), a new value's typed factory or the value written into
-    /// `destination`, unboxed, as `directAnswer(ofType:_:_:into:)` answers for a value;
-    /// otherwise the object `directObject(ofType:_:_:)` gives.
+    /// (`Impl() as any P`), a new value's typed factory, with its build started, as
+    /// `directAnswer(ofType:_:_:into:)` answers for a value; otherwise the object
+    /// `directObject(ofType:_:_:)` gives.
     @inline(__always)
-    func directAnswer(
-        ofClassBound id: ObjectIdentifier, _ state: ThreadState, into destination: UnsafeMutableRawPointer
-    ) throws -> ClassBoundAnswer? {
+    func directAnswer(ofClassBound id: ObjectIdentifier, _ state: ThreadState) throws -> ClassBoundAnswer? {
         try withCurrentSnapshot(state) { snapshot -> ClassBoundAnswer? in
             let lookup = snapshot.directLookup(ofType: id)
             if let entry = lookup.entry {
@@ -23,8 +21,8 @@ extension GraphEngine {
                 case .transientView:
                     return try entry._withUnsafeGuaranteedRef { try presentedTransient(of: $0, state, as: id) }
                 case .transient:
-                    if let value = try entry._withUnsafeGuaranteedRef({ try transientValue(of: $0, state, into: destination, as: id) }) {
-                        return ClassBoundAnswer(value: value)
+                    if let factory = try entry._withUnsafeGuaranteedRef({ try startedValueBuild(of: $0, state, as: id) }) {
+                        return ClassBoundAnswer(typedFactory: factory)
                     }
                 default:
                     break
@@ -60,17 +58,18 @@ extension GraphEngine {
         return ClassBoundAnswer(retaining: instance, template: template)
     }
 
-    /// `transientValue(of:_:as:into:)` for a class-bound protocol's own registration
-    /// (`Impl() as any P`, whose record writes values; a class's does not, and answers
-    /// nil): outlined, so that the singletons' reads, inlined into every caller, stay small.
+    /// `startValueBuild` for a class-bound protocol's own registration (`Impl() as any P`,
+    /// whose record writes values; a class's does not, and answers nil): outlined, so that
+    /// the singletons' reads, inlined into every caller, stay small.
     ///
     /// `entry` is passed unretained from the lookup: the build's frame keeps the snapshot,
-    /// and so the entry, alive while the factory runs, as for any transient.
+    /// and so the entry, alive until the caller pops it, as for any transient value.
     @inline(never)
-    private func transientValue(
-        of entry: IndexEntry, _ state: ThreadState, into destination: UnsafeMutableRawPointer, as id: ObjectIdentifier
-    ) throws -> UnsafeMutableRawPointer? {
-        try transientValue(of: entry, state, as: id, into: destination)
+    private func startedValueBuild(of entry: IndexEntry, _ state: ThreadState, as id: ObjectIdentifier) throws -> Unmanaged<AnyObject>? {
+        try entry.withRecord { record in
+            guard record.writesValues else { return nil }
+            return try startValueBuild(of: entry, record, state, as: id)
+        }
     }
 
     /// A new instance of `entry`'s registration, requested as its protocol `id` (a

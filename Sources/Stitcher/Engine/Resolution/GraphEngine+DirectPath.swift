@@ -60,27 +60,37 @@ extension GraphEngine {
 
     /// A new value of `entry`'s transient registration without parameters, when its record
     /// writes values, for a caller asking for the type `id` that gave `destination`
-    /// (uninitialized memory for one): the typed factory, tagged with `valueFactoryTag`,
-    /// whose build is started here, when the registration produces exactly `id`; otherwise
-    /// `destination`, the value written there (`writeTransientValue`). Nil, before anything
-    /// is built, when neither can answer.
-    ///
-    /// A typed factory is run by the caller (`DependencyGraph.makeValue(with:)`), the frame
-    /// keeping the snapshot, and so the factory, alive until the caller pops it (see
-    /// `ValueFactory`). The record's flag is read here, so that a class's transient pays no
-    /// call.
+    /// (uninitialized memory for one): its typed factory, tagged with `valueFactoryTag`
+    /// (`startValueBuild`); otherwise `destination`, the value written there
+    /// (`writeTransientValue`). Nil, before anything is built, when neither can answer. The
+    /// record's flag is read here, so that a class's transient pays no call.
     @inline(__always)
-    func transientValue(
+    private func transientValue(
         of entry: IndexEntry, _ state: ThreadState, as id: ObjectIdentifier, into destination: UnsafeMutableRawPointer
     ) throws -> UnsafeMutableRawPointer? {
         try entry.withRecord { record -> UnsafeMutableRawPointer? in
             guard record.writesValues else { return nil }
-            if record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved {
-                try enterValueBuild(entry, state)
+            if let factory = try startValueBuild(of: entry, record, state, as: id) {
                 return factory.toOpaque() + DependencyGraph.valueFactoryTag
             }
             return try writeTransientValue(entry, state, into: destination, as: id) ? destination : nil
         }
+    }
+
+    /// The typed factory of `entry`'s registration (`record`, which writes values), with its
+    /// build started, when it produces exactly the type `id` asked for and no graph has an
+    /// observer (which is told about an instance: the boxed build tells it); nil, before
+    /// anything is built, otherwise.
+    ///
+    /// The caller runs the factory (`DependencyGraph.makeValue(with:)`), the frame keeping
+    /// the snapshot, and so the factory, alive until the caller pops it (see `ValueFactory`).
+    @inline(__always)
+    func startValueBuild(
+        of entry: IndexEntry, _ record: RegistrationRecord, _ state: ThreadState, as id: ObjectIdentifier
+    ) throws -> Unmanaged<AnyObject>? {
+        guard record.producedType.id == id, let factory = record.valueFactory, !mayBeObserved else { return nil }
+        try enterValueBuild(entry, state)
+        return factory
     }
 
     /// `directObject(ofType:_:_:)` for a registration located by name, requested as the type `id`.
