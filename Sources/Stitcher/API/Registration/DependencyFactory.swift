@@ -171,9 +171,9 @@ public enum DependencyFactory {
                 form: BoxedForm<T>.self,
                 writeValue: ValueWriter(of: T.self, factory: notifies ? ValueFactory(notifying: factory) : ValueFactory(factory)) {
                     _, destination in
-                    var value = try factory()
-                    if notifies { ValueWriter.notifyIfAware(&value) }
-                    destination.initializeMemory(as: T.self, to: value)
+                    // Asked where it was written: a copy of an existential cost a move more.
+                    let value = destination.initializeMemory(as: T.self, to: try factory())
+                    if notifies { ValueWriter.notifyIfAware(&value.pointee) }
                 }
             ) { _ in
                 TypedBox(try factory())
