@@ -57,11 +57,12 @@ extension DependencyGraph {
     @inlinable @inline(__always)
     static var valueFactoryTag: Int { 1 }
 
-    /// Runs the typed factory `_directAnswer(ofType:_:into:)` answered with, whose build it
-    /// started, and ends the build: a new value of exactly `D`, made by the caller's own
-    /// code. The factory is `ValueFactory<D>`: the engine answers with one only for a
-    /// registration that produces exactly the type asked for, and makes one only for types
-    /// whose values are all of exactly that type. It comes unretained: the build's frame
+    /// Runs the typed factory `_directAnswer(ofType:_:into:)` (or
+    /// `_directAnswer(ofClassBound:)`) answered with, whose build it started, and ends the
+    /// build: a new value of `D`, made by the caller's own code. The factory is
+    /// `ValueFactory<D>`: the engine answers with one only for a registration that produces
+    /// exactly the type asked for (an existential's asks each value whether it is
+    /// `PostInstantiationAware`). It comes unretained: the build's frame
     /// keeps it alive until the frame is popped, after it returns (see `ValueFactory`). Not
     /// inlined: inlined, it made `injectValue(byType:)` too large to be inlined for an
     /// existential `D`.
@@ -72,13 +73,14 @@ extension DependencyGraph {
     /// type about 40 instructions of its 260.)
     @inlinable @inline(never)
     static func makeValue<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
-        try makeValueInline(with: factory)
+        try runValueFactory(factory)
     }
 
-    /// `makeValue(with:)` inlined into a caller that is itself out of line
-    /// (`classBoundValue(_:in:)`).
+    /// `makeValue(with:)`'s body. Apart, and forced inline: written in the outlined
+    /// function itself, the factory's call was left in a closure of its own (a struct by its
+    /// own type ran 13 instructions more).
     @inlinable @inline(__always)
-    static func makeValueInline<D>(with factory: Unmanaged<ValueFactory<D>>) throws -> D {
+    static func runValueFactory<D>(_ factory: Unmanaged<ValueFactory<D>>) throws -> D {
         let value: D
         do {
             value = try factory._withUnsafeGuaranteedRef { try $0.value() }

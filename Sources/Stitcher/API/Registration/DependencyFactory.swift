@@ -160,9 +160,10 @@ public enum DependencyFactory {
         ///
         /// A value of an existential `T` (`Impl() as any P`) is of another type, which may be
         /// `PostInstantiationAware`: the writer and the typed factory ask, as
-        /// `RegistrationRecord.finish(_:)` does for a boxed one. Never inlined: inlined into the initializers, it made them too
-        /// large for the optimizer to inline into a class's registration, which then called
-        /// its factory through a context (30 instructions more a transient).
+        /// `RegistrationRecord.finish(_:)` does for a boxed one. Never inlined: inlined into
+        /// the initializers, it made them too large for the optimizer to inline into a
+        /// class's registration, which then called its factory through a context (30
+        /// instructions more a transient).
         @inlinable @inline(never)
         init(origin: ClosureIdentity, values factory: @escaping () throws -> T) {
             let notifies = ValueWriter.notifiesInstances(of: T.self)
