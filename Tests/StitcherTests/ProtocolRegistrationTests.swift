@@ -139,6 +139,20 @@ struct ProtocolRegistrationTests {
         }
     }
 
+    @Test func aDecoratorStillSeesEveryValue() throws {
+        // A decorator replaces the factory: the registration loses its typed factory and its
+        // writer, and every value goes through the decorator.
+        DependencyGraph.activate(
+            DependencyContainer {
+                Dependency { PlainGauge() as any Gauge }.decorated { _ in WideGauge() }
+                Dependency { PlainSensor() as any Sensor }.decorated { _ in AwareSensor(Counter()) }
+            })
+        for _ in 0..<10 {
+            #expect((try DependencyGraph.inject() as any Gauge).reading == 3)
+            #expect((try DependencyGraph.inject() as any Sensor).reading == 1)
+        }
+    }
+
     @Test func aProtocolsOwnRegistrationHasATypedFactoryThatAsks() throws {
         let container = DependencyContainer {
             Dependency { PlainGauge() as any Gauge }
